@@ -1,0 +1,70 @@
+# dpnotes: two commands do everything on a fresh machine.
+#   make book   install what is missing, vendor web assets, build _build/html
+#   make test   also install test-only pieces (Chromium, reference libraries), then run all tests
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+PY_SYS ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+HTML := _build/html
+PORT ?= 8000
+
+.PHONY: book test live serve student notebooks claims vendor clean deps test-deps chromium
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || $(PY_SYS) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -r requirements.txt
+	$(PIP) install --quiet --no-deps --no-build-isolation -e .
+	@touch $@
+
+deps: $(STAMP)
+
+$(TEST_STAMP): $(STAMP) requirements-test.txt
+	$(PIP) install --quiet -r requirements-test.txt
+	@touch $@
+
+test-deps: $(TEST_STAMP) chromium
+
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  echo "installing Debian's chromium (browser tests)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+vendor: $(STAMP)
+	$(PY) tools/vendor.py
+
+claims: $(STAMP)
+	$(PY) -m dpnotes.claims
+
+book: vendor claims
+	$(VENV)/bin/jupyter-book build . --path-output . --builder html -n -W --keep-going
+	@echo "site: $(HTML)/index.html"
+
+$(HTML)/index.html:
+	$(MAKE) book
+
+test: test-deps $(HTML)/index.html
+	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax book tests dpnotes \
+	  --junitxml=_build/test-results.xml
+
+live: $(STAMP)
+	$(PIP) install --quiet jupyterlab==4.6.6
+	$(VENV)/bin/jupyter lab book
+
+serve: $(HTML)/index.html
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory $(HTML)
+
+student: $(STAMP)
+	$(PY) tools/student.py student
+
+notebooks: $(STAMP)
+	$(PY) tools/execute_notebooks.py
+
+clean:
+	rm -rf _build _vendor student

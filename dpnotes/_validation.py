@@ -1,0 +1,90 @@
+"""Argument checks shared by every module.
+
+Each check converts its argument to a float ndarray (so functions broadcast)
+and raises ``ValueError`` naming the parameter and its allowed range.
+"""
+
+import numpy as np
+
+
+def _as_float(x, name):
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be a real number or array of reals (got {x!r})") from err
+    if np.any(np.isnan(arr)):
+        raise ValueError(f"{name} must not be NaN")
+    return arr
+
+
+def check_order(alpha, name="alpha", *, allow_one=False, allow_inf=False):
+    """Rényi order: α > 1 (or α ≥ 1 with ``allow_one``), finite unless ``allow_inf``."""
+    arr = _as_float(alpha, name)
+    low_ok = arr >= 1 if allow_one else arr > 1
+    high_ok = np.ones_like(low_ok) if allow_inf else np.isfinite(arr)
+    if not np.all(low_ok & high_ok):
+        lo = "[1" if allow_one else "(1"
+        hi = "∞]" if allow_inf else "∞)"
+        bad = arr[~(low_ok & high_ok)] if arr.ndim else arr
+        raise ValueError(f"{name} must be in {lo}, {hi} (got {np.ravel(bad)[:3]})")
+    return arr
+
+
+def check_positive(x, name, *, allow_inf=False):
+    """Strictly positive (and finite unless ``allow_inf``)."""
+    arr = _as_float(x, name)
+    ok = (arr > 0) & (np.ones_like(arr, dtype=bool) if allow_inf else np.isfinite(arr))
+    if not np.all(ok):
+        bad = arr[~ok] if arr.ndim else arr
+        raise ValueError(f"{name} must be in (0, ∞) (got {np.ravel(bad)[:3]})")
+    return arr
+
+
+def check_nonnegative(x, name, *, allow_inf=False):
+    """Non-negative (and finite unless ``allow_inf``)."""
+    arr = _as_float(x, name)
+    ok = (arr >= 0) & (np.ones_like(arr, dtype=bool) if allow_inf else np.isfinite(arr))
+    if not np.all(ok):
+        bad = arr[~ok] if arr.ndim else arr
+        raise ValueError(f"{name} must be in [0, ∞) (got {np.ravel(bad)[:3]})")
+    return arr
+
+
+def check_interval(x, name, low, high, *, closed_low=True, closed_high=True):
+    """``low ≤ x ≤ high`` with the given open/closed ends."""
+    arr = _as_float(x, name)
+    ok_low = arr >= low if closed_low else arr > low
+    ok_high = arr <= high if closed_high else arr < high
+    ok = ok_low & ok_high
+    if not np.all(ok):
+        bad = arr[~ok] if arr.ndim else arr
+        lo = "[" if closed_low else "("
+        hi = "]" if closed_high else ")"
+        raise ValueError(f"{name} must be in {lo}{low}, {high}{hi} (got {np.ravel(bad)[:3]})")
+    return arr
+
+
+def check_probability(q, name="q"):
+    """A probability (sampling rate): q ∈ [0, 1]."""
+    return check_interval(q, name, 0, 1)
+
+
+def check_delta(delta, name="delta"):
+    """A failure probability: δ ∈ (0, 1)."""
+    return check_interval(delta, name, 0, 1, closed_low=False, closed_high=False)
+
+
+def check_count(k, name, *, minimum=1):
+    """An integer count ≥ ``minimum`` (accepts integer-valued floats)."""
+    arr = _as_float(k, name)
+    ok = np.isfinite(arr) & (arr >= minimum) & (arr == np.round(arr))
+    if not np.all(ok):
+        bad = arr[~ok] if arr.ndim else arr
+        raise ValueError(f"{name} must be an integer ≥ {minimum} (got {np.ravel(bad)[:3]})")
+    return arr
+
+
+def scalar_or_array(arr):
+    """Return a Python float for 0-d results, the array otherwise."""
+    arr = np.asarray(arr)
+    return float(arr) if arr.ndim == 0 else arr

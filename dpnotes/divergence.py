@@ -1,0 +1,205 @@
+"""Rényi divergence computed numerically, for any two 1-D densities or pmfs.
+
+This is the independent route against which every closed form is checked:
+quadrature for densities, an exact log-sum-exp for probability mass functions.
+
+Used in: book/01-renyi-gaussian
+"""
+
+import numpy as np
+import warnings
+
+from scipy import integrate, optimize
+from scipy.special import logsumexp
+
+from ._validation import check_order, scalar_or_array
+
+__all__ = ["LogDensity", "renyi_divergence"]
+
+
+class LogDensity:
+    """A density given by its logarithm, for accuracy far in the tails.
+
+    Large orders put the integrand where densities are below 1e-300; there a
+    ``log(pdf(x))`` (and some ``logpdf`` implementations, e.g. scipy's Laplace)
+    loses all precision. Wrap an exact log-density instead:
+    ``LogDensity(lambda x: -np.abs(x - 1) - np.log(2))``.
+    """
+
+    def __init__(self, logpdf):
+        self.logpdf = logpdf
+
+
+
+def renyi_divergence(p, q, alpha, support=None, points=()):
+    r"""Rényi divergence D_α(P‖Q) of two 1-D densities or two pmfs.
+
+    .. math:: D_\alpha(P\|Q) = \frac{1}{\alpha-1}\log\int p(x)^\alpha q(x)^{1-\alpha}\,dx,
+
+    with D_1 = ∫ p log(p/q) (KL) and D_∞ = ess sup log(p/q).
+
+    Parameters
+    ----------
+    p, q : callable, frozen scipy distribution, or array_like
+        Either two densities (vectorised callables, or objects with a ``logpdf``
+        method such as ``scipy.stats.norm(0, 1)`` or :class:`LogDensity`, evaluated
+        in log space; the log-density must be accurate where the integrand lives,
+        which for large α is far in the tails) or two
+        probability mass functions on the same finite support (arrays of equal
+        length, each summing to 1).
+    alpha : float or array, α ∈ [1, ∞]
+    support : (float, float), optional
+        Integration interval for densities; default (−∞, ∞).
+    points : sequence of float, optional
+        Known kinks or jumps of the densities (e.g. the centres of Laplace
+        densities); quadrature splits there, which keeps tiny divergences exact.
+
+    Returns
+    -------
+    float or ndarray (inf where P is not absolutely continuous w.r.t. Q)
+
+    Raises
+    ------
+    ValueError
+        If α < 1, or pmfs have different shapes, negative entries or do not sum to 1.
+
+    References
+    ----------
+    Seed 000, Definition 1.2; seed 004, definition of D_λ; Rényi (1961).
+
+    Examples
+    --------
+    >>> from scipy.stats import norm
+    >>> round(renyi_divergence(norm(1, 1), norm(0, 1), 3.0), 8)
+    1.5
+    >>> round(renyi_divergence([0.75, 0.25], [0.25, 0.75], 1.0), 10)
+    0.5493061443
+    """
+    alpha = check_order(alpha, allow_one=True, allow_inf=True)
+    is_density = [callable(d) or hasattr(d, "logpdf") for d in (p, q)]
+    if all(is_density):
+        lo, hi = (-np.inf, np.inf) if support is None else support
+        fn = np.vectorize(lambda a: _density_divergence(p, q, float(a), lo, hi, points), otypes=[float])
+        return scalar_or_array(fn(alpha))
+    if any(is_density):
+        raise ValueError("p and q must both be densities (callables) or both pmfs (arrays)")
+    logp, logq = _check_pmfs(p, q)
+    fn = np.vectorize(lambda a: _pmf_divergence(logp, logq, float(a)), otypes=[float])
+    return scalar_or_array(fn(alpha))
+
+
+def _check_pmfs(p, q):
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    if p.shape != q.shape or p.ndim != 1:
+        raise ValueError(f"p and q must be 1-D pmfs of equal length (got shapes {p.shape}, {q.shape})")
+    for name, v in (("p", p), ("q", q)):
+        if np.any(v < 0) or not np.isclose(v.sum(), 1.0, rtol=0, atol=1e-9):
+            raise ValueError(f"{name} must be a pmf: entries in [0, 1] summing to 1")
+    with np.errstate(divide="ignore"):
+        return np.log(p), np.log(q)
+
+
+def _pmf_divergence(logp, logq, alpha):
+    on = np.isfinite(logp)
+    if np.any(np.isneginf(logq[on])):
+        return np.inf
+    lp, lq = logp[on], logq[on]
+    if alpha == 1.0:
+        return float(np.sum(np.exp(lp) * (lp - lq)))
+    if np.isinf(alpha):
+        return float(np.max(lp - lq))
+    return float(logsumexp(alpha * lp + (1.0 - alpha) * lq) / (alpha - 1.0))
+
+
+def _density_divergence(p, q, alpha, lo, hi, points=()):
+    """Quadrature in log space: find where the integrand lives (on a wide grid),
+    scale its peak out, and integrate piecewise over that range."""
+
+    logp, logq = _log_density(p), _log_density(q)
+
+    grid = _grid(lo, hi)
+    lp_max = float(np.max(logp(grid)))
+
+    def logs(x):
+        x = np.atleast_1d(np.asarray(x, dtype=float))
+        lp, lq = logp(x), logq(x)
+        # q underflowing to 0 where p is negligible (e^-300 of its peak) is rounding, not a gap
+        underflow = np.isneginf(lq) & np.isfinite(lp)
+        tiny = underflow & (lp < lp_max - 300.0)
+        return np.where(tiny, -np.inf, lp), lq, underflow & ~tiny
+
+    def log_integrand(x):
+        lp, lq, gap = logs(x)
+        with np.errstate(invalid="ignore"):
+            val = lp if alpha == 1.0 else alpha * lp + (1.0 - alpha) * lq
+        # p = 0 carries no mass, whatever q is; p > 0 = q is a support gap: D = ∞
+        return np.where(gap, np.inf, np.where(np.isneginf(lp), -np.inf, val))
+
+    if np.isinf(alpha):
+        lp, lq, gap = logs(grid)
+        if np.any(gap):
+            return np.inf
+        on = np.isfinite(lp) & np.isfinite(lq)
+        return float(np.max(lp[on] - lq[on]))
+    vals = log_integrand(grid)
+    if np.any(np.isposinf(vals)):
+        return np.inf
+    if not np.any(np.isfinite(vals)):
+        raise ValueError("p has no mass on the support")
+    i = int(np.argmax(vals))
+    shift = float(vals[i])
+    # refine the peak between the neighbouring grid points, so exp(· − shift) cannot overflow
+    lo_i, hi_i = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    if hi_i > lo_i:
+        best = optimize.minimize_scalar(
+            lambda x: -float(log_integrand(x)[0]), bounds=(lo_i, hi_i), method="bounded",
+            options={"xatol": 1e-10 * max(1.0, abs(grid[i]))},
+        )
+        shift = max(shift, -float(best.fun))
+    live = np.nonzero(vals > shift - 80.0)[0]  # e^-80: negligible relative to the peak
+    a = grid[max(live[0] - 1, 0)]
+    b = grid[min(live[-1] + 1, grid.size - 1)]
+    inner = [x for x in points if a < x < b]
+    edges = np.unique(np.concatenate([np.linspace(a, b, 65), inner]))
+
+    def f(x):
+        w = np.exp(log_integrand(x) - shift)
+        if alpha == 1.0:
+            lp, lq, _ = logs(x)
+            with np.errstate(invalid="ignore"):
+                w = np.where(w > 0, w * (lp - lq), 0.0)
+        return float(w[0])
+
+    opts = dict(limit=200, epsabs=0.0, epsrel=1e-13)
+    with warnings.catch_warnings():
+        # quadpack warns when 1e-13 is out of reach; the achieved accuracy is checked in the tests
+        warnings.simplefilter("ignore", integrate.IntegrationWarning)
+        total = sum(integrate.quad(f, x0, x1, **opts)[0] for x0, x1 in zip(edges[:-1], edges[1:]))
+    if alpha == 1.0:
+        return float(total * np.exp(shift))
+    return float((np.log(total) + shift) / (alpha - 1.0))
+
+
+def _log_density(d):
+    """log of a density: ``d.logpdf`` when it has one (scipy frozen laws), else log d(x)."""
+    if hasattr(d, "logpdf"):
+        return lambda x: np.asarray(d.logpdf(x), dtype=float)
+
+    def log_d(x):
+        with np.errstate(divide="ignore"):
+            return np.log(np.asarray(d(x), dtype=float))
+
+    return log_d
+
+
+def _grid(lo, hi, n=20001):
+    """A search grid: dense near 0, reaching far out on infinite ends (sinh map)."""
+    if np.isfinite(lo) and np.isfinite(hi):
+        return np.linspace(lo, hi, n)
+    s = np.sinh(np.linspace(-12.0, 12.0, n))  # spans about ±8e4 with fine steps near 0
+    if np.isfinite(lo):
+        s = s[s >= lo]
+    if np.isfinite(hi):
+        s = s[s <= hi]
+    return s

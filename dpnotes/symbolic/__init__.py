@@ -1,0 +1,1 @@
+"""Symbolic derivations (sympy), each returned as a list of displayable steps."""

@@ -1,0 +1,102 @@
+"""Matplotlib rendering of a figure: the live widget's canvas and the PNG for print."""
+
+import io
+import re
+
+import matplotlib
+import numpy as np
+from PIL import Image
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f"]
+_DASH = {"solid": "-", "dash": "--", "dot": ":"}
+
+
+def mpl_text(text):
+    """Plotly-style ``<sub>``/``<sup>`` markup as matplotlib mathtext."""
+    text = re.sub(r"<sub>(.*?)</sub>", r"$_{\1}$", text)
+    return re.sub(r"<sup>(.*?)</sup>", r"$^{\1}$", text)
+
+
+def colors(traces):
+    """Each trace's colour: its own, else the palette in order."""
+    return [t.color or PALETTE[i % len(PALETTE)] for i, t in enumerate(traces)]
+
+
+class MplCanvas:
+    """A matplotlib figure whose lines are updated in place."""
+
+    def __init__(self, fig, params, width=6.4, height=4.4, dpi=100):
+        self.fig = fig
+        traces = fig.traces(**params)
+        self.figure, self.ax = plt.subplots(figsize=(width, height), dpi=dpi)
+        self.lines = []
+        for trace, color in zip(traces, colors(traces)):
+            if trace.mode == "markers":
+                (line,) = self.ax.plot(trace.x, trace.y, "o", color=color, label=mpl_text(trace.name), ms=5)
+            else:
+                (line,) = self.ax.plot(trace.x, trace.y, _DASH[trace.dash], color=color, label=mpl_text(trace.name), lw=1.8)
+            self.lines.append(line)
+        ax = self.ax
+        ax.set_xlabel(mpl_text(fig.x_label))
+        ax.set_ylabel(mpl_text(fig.y_label))
+        ax.set_title(mpl_text(fig.title), fontsize=11)
+        if fig.x_log:
+            ax.set_xscale("log")
+        if fig.y_log:
+            ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+        (x0, x1), (y0, y1) = fig.axis_ranges()
+        ax.set_xlim(x0, x1)
+        ax.set_ylim(*_padded(y0, y1, fig.y_log))
+        self.figure.tight_layout()
+        self._background = None
+
+    def update(self, params):
+        """New data for every line; the axes (fixed ranges) are not redrawn."""
+        traces = self.fig.traces(**params)
+        for line, trace in zip(self.lines, traces):
+            line.set_data(trace.x, trace.y)
+        return traces
+
+    def png(self):
+        """The current figure as PNG bytes (static parts drawn once, then blitted)."""
+        canvas = self.figure.canvas
+        if self._background is None:
+            for line in self.lines:
+                line.set_visible(False)
+            canvas.draw()
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
+            for line in self.lines:
+                line.set_visible(True)
+        canvas.restore_region(self._background)
+        for line in self.lines:
+            self.ax.draw_artist(line)
+        rgba = np.asarray(canvas.buffer_rgba())
+        buf = io.BytesIO()
+        Image.fromarray(rgba).save(buf, format="png", compress_level=1)
+        return buf.getvalue()
+
+    def close(self):
+        plt.close(self.figure)
+
+
+def _padded(lo, hi, log):
+    if log:
+        return lo / 1.3, hi * 1.3
+    pad = 0.05 * (hi - lo or 1.0)
+    return lo - pad, hi + pad
+
+
+def render_png(fig, params=None):
+    """PNG bytes of ``fig`` at ``params`` (defaults if None), for print and PDF."""
+    canvas = MplCanvas(fig, params or fig.defaults)
+    try:
+        buf = io.BytesIO()
+        canvas.figure.savefig(buf, format="png", metadata={"Software": None})
+        return buf.getvalue()
+    finally:
+        canvas.close()

@@ -1,0 +1,126 @@
+"""One definition per figure: a pure function of slider values to curves.
+
+A :class:`Figure` holds the function and its :class:`Slider` specs; the three
+renderings (live ipywidgets, precomputed static HTML, PNG) all call the same
+function, so no plotting code is written per output format.
+"""
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+__all__ = ["Slider", "Trace", "Figure"]
+
+
+@dataclass(frozen=True)
+class Slider:
+    """A named parameter with the finite grid of values the static site offers.
+
+    The live widget accepts any value in ``[values[0], values[-1]]``; the static
+    page offers exactly ``values``. ``log`` chooses a logarithmic live slider.
+    """
+
+    name: str
+    label: str
+    values: tuple
+    default: float
+    log: bool = False
+    fmt: str = ".3g"
+
+    @classmethod
+    def linear(cls, name, label, low, high, step, default, fmt=".3g"):
+        n = int(round((high - low) / step)) + 1
+        values = tuple(float(v) for v in np.round(np.linspace(low, high, n), 12))
+        return cls(name, label, values, float(default), False, fmt)
+
+    @classmethod
+    def logspace(cls, name, label, low, high, n, default, fmt=".3g"):
+        values = tuple(float(v) for v in np.geomspace(low, high, n))
+        values = tuple(sorted(set(values) | {float(default)}))
+        return cls(name, label, values, float(default), True, fmt)
+
+    def __post_init__(self):
+        if self.default not in self.values:
+            raise ValueError(f"slider {self.name}: default {self.default} is not on its grid")
+        if list(self.values) != sorted(self.values):
+            raise ValueError(f"slider {self.name}: values must increase")
+
+    @property
+    def low(self):
+        return self.values[0]
+
+    @property
+    def high(self):
+        return self.values[-1]
+
+    def format(self, value):
+        return format(value, self.fmt)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One curve of a figure: ``x`` and ``y`` arrays plus its style."""
+
+    name: str
+    x: np.ndarray
+    y: np.ndarray
+    dash: str = "solid"  # solid | dash | dot
+    mode: str = "lines"  # lines | markers
+    color: str | None = None
+
+
+@dataclass
+class Figure:
+    """A parameterised figure.
+
+    ``compute(**params)`` returns a list of :class:`Trace` with the same names
+    and styles for every slider position (only the data move).
+    """
+
+    key: str
+    title: str
+    compute: Callable[..., Sequence[Trace]]
+    sliders: Sequence[Slider]
+    x_label: str
+    y_label: str
+    x_log: bool = False
+    y_log: bool = False
+    y_range: tuple | None = None
+    caption: str = ""
+    defaults: dict = field(init=False)
+
+    def __post_init__(self):
+        if len(self.sliders) > 2:
+            raise ValueError(f"figure {self.key}: at most two sliders (data budget)")
+        self.defaults = {s.name: s.default for s in self.sliders}
+
+    def axis_ranges(self):
+        """Fixed (x, y) data ranges over the slider corners and defaults.
+
+        Axes that stay put let a reader see curves move; ``y_range`` overrides.
+        """
+        import itertools
+
+        corners = itertools.product(*[(s.low, s.default, s.high) for s in self.sliders])
+        xs, ys = [], []
+        for combo in corners:
+            for t in self.traces(**dict(zip((s.name for s in self.sliders), combo))):
+                xs.append(np.asarray(t.x, float))
+                ys.append(np.asarray(t.y, float))
+        x, y = np.concatenate(xs), np.concatenate(ys)
+        if self.y_log:
+            y = y[y > 0]
+        x_range = (float(np.min(x)), float(np.max(x)))
+        y_range = self.y_range or (float(np.min(y)), float(np.max(y)))
+        return x_range, y_range
+
+    def traces(self, **params):
+        """Curves at the given slider values (defaults for those not given)."""
+        values = {**self.defaults, **params}
+        return list(self.compute(**values))
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from .display import mimebundle
+
+        return mimebundle(self)

@@ -1,0 +1,47 @@
+"""Shared test fixtures: the built site served on 127.0.0.1, and a record of outcomes."""
+
+import functools
+import http.server
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+
+#: nodeid -> outcome of every test run in this session (used by the claims-registry test)
+OUTCOMES = {}
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        OUTCOMES[report.nodeid] = report.outcome
+
+
+def pytest_collection_modifyitems(config, items):
+    # the registry test reads the outcomes of the others, so it runs last
+    last = [i for i in items if "test_claims_registry" in i.nodeid and "ran" in i.name]
+    rest = [i for i in items if i not in last]
+    items[:] = rest + last
+
+
+@pytest.fixture(scope="session")
+def site_url():
+    if not (HTML / "index.html").exists():
+        pytest.fail("the book is not built: run `make book` first (make test does)")
+    handler = functools.partial(_QuietHandler, directory=str(HTML))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass

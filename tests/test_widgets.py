@@ -1,0 +1,136 @@
+"""The widget layer: one figure definition, three renderings that agree."""
+
+import base64
+import json
+import re
+import textwrap
+
+import numpy as np
+import pytest
+
+from dpnotes.figures import FIGURES
+from dpnotes.widgets import Figure, Slider, Trace
+from dpnotes.widgets.live import LiveFigure
+from dpnotes.widgets.mpl import render_png
+from dpnotes.widgets.static_html import FIGURE_BUDGET_BYTES, payload, render_html
+
+
+def _decode(b64):
+    return np.frombuffer(base64.b64decode(b64), dtype="<f4").astype(float)
+
+
+@pytest.mark.parametrize("key", sorted(FIGURES))
+def test_static_payload_equals_the_figure_function(key):
+    fig = FIGURES[key]
+    data = payload(fig)
+    arrays = [_decode(a) for a in data["arrays"]]
+    grids = [s["values"] for s in data["sliders"]]
+    rng = np.random.default_rng(1)
+    for _ in range(10):
+        idx = [int(rng.integers(len(g))) for g in grids]
+        flat = 0
+        for j, g in enumerate(grids):
+            flat = flat * len(g) + idx[j]
+        params = {s["name"]: g[i] for s, g, i in zip(data["sliders"], grids, idx)}
+        for (xi, yi), trace in zip(data["frames"][flat], fig.traces(**params)):
+            np.testing.assert_allclose(arrays[xi], trace.x, rtol=1e-6)
+            np.testing.assert_allclose(arrays[yi], trace.y, rtol=1e-6)
+
+
+@pytest.mark.parametrize("key", sorted(FIGURES))
+def test_static_html_is_accessible_and_within_budget(key):
+    html = render_html(FIGURES[key])
+    assert html.startswith('<div class="dpnotes-widget"')
+    n_sliders = len(FIGURES[key].sliders)
+    assert len(re.findall(r'<input type="range"', html)) == n_sliders
+    assert len(re.findall(r"<label for=", html)) == n_sliders
+    data = re.search(r'<script type="application/json" class="dpnotes-data">(.*?)</script>', html).group(1)
+    assert len(data) <= FIGURE_BUDGET_BYTES
+    json.loads(data.replace("<\\/", "</"))
+
+
+def test_budget_is_enforced():
+    big = Figure("big", "t", lambda n: [Trace("y", np.arange(5000.0), np.full(5000, n))],
+                 [Slider.linear("n", "n", 1, 50, 1, 1)], "x", "y")
+    with pytest.raises(ValueError, match="budget"):
+        render_html(big)
+
+
+def test_at_most_two_sliders_and_defaults_on_grid():
+    s = [Slider.linear(c, c, 0, 1, 0.5, 0) for c in "abc"]
+    with pytest.raises(ValueError, match="two sliders"):
+        Figure("f", "t", lambda **k: [], s, "x", "y")
+    with pytest.raises(ValueError, match="grid"):
+        Slider("a", "a", (0.0, 1.0), 0.5)
+
+
+@pytest.mark.parametrize("key", sorted(FIGURES))
+def test_every_slider_position_is_valid(key):
+    # sliders never offer a value that raises: all positions compute finite curves
+    fig = FIGURES[key]
+    payload(fig)  # computes every position; raises on non-finite data
+
+
+@pytest.mark.parametrize("key", sorted(FIGURES))
+def test_png_for_print(key):
+    png = render_png(FIGURES[key])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+
+
+@pytest.mark.parametrize("key", sorted(FIGURES))
+def test_live_figure_updates_in_place(key):
+    fig = FIGURES[key]
+    live = LiveFigure(fig)
+    image_before, lines = live.image.value, live.canvas.lines
+    for s in fig.sliders:
+        target = s.values[1] if s.default != s.values[1] else s.values[-1]
+        live.sliders[s.name].value = target  # as a reader moving the slider
+        assert live.params[s.name] == pytest.approx(target)
+    assert live.canvas.lines is lines  # same artists: updated, not recreated
+    assert live.image.value != image_before
+    for line, trace in zip(live.canvas.lines, fig.traces(**live.params)):
+        np.testing.assert_allclose(line.get_ydata(), trace.y, rtol=1e-12)
+
+
+def test_live_widgets_in_a_kernel():
+    """Drive every live widget in a real kernel: set slider values, read the figure's data."""
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3")
+    try:
+        code = textwrap.dedent("""
+            import numpy as np
+            from dpnotes.figures import FIGURES
+            from dpnotes.widgets.live import LiveFigure
+            report = {}
+            for key, fig in FIGURES.items():
+                live = LiveFigure(fig)
+                before = [l.get_ydata().copy() for l in live.canvas.lines]
+                png = live.image.value
+                for s in fig.sliders:
+                    live.sliders[s.name].value = s.high
+                after = [l.get_ydata() for l in live.canvas.lines]
+                expected = [t.y for t in fig.traces(**live.params)]
+                report[key] = (any(not np.allclose(a, b) for a, b in zip(before, after)),
+                               all(np.allclose(a, e, rtol=1e-12) for a, e in zip(after, expected)),
+                               live.image.value != png)
+            print(report)
+        """)
+        kc.execute_interactive(code, timeout=120, output_hook=_collect)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    report = eval(_OUT[-1])  # noqa: S307 (our own kernel's repr of a dict of bools)
+    assert set(report) == set(FIGURES)
+    for key, (changed, equal, redrawn) in report.items():
+        assert changed and equal and redrawn, key
+
+
+_OUT = []
+
+
+def _collect(msg):
+    if msg["msg_type"] == "stream":
+        _OUT.append(msg["content"]["text"])
+    elif msg["msg_type"] == "error":
+        raise AssertionError("\n".join(msg["content"]["traceback"]))
