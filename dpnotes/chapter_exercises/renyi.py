@@ -1,12 +1,12 @@
-"""The exercises of each chapter, with answers computed by the package.
+"""Exercises of chapter 1, with answers computed by the package.
 
 Used in: book/01-renyi-gaussian
 """
 
 import numpy as np
 
-from .exercises import Exercise
-from .rdp import rdp_gaussian, rdp_laplace, rdp_randomized_response
+from ..exercises import Exercise
+from ..rdp import rdp_gaussian, rdp_laplace, rdp_randomized_response
 
 Exercise(
     "renyi-gaussian-order",
