@@ -1,5 +1,6 @@
 """Shared test fixtures: the built site served on 127.0.0.1, and a record of outcomes."""
 
+import os
 import functools
 import http.server
 import socket
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HTML = ROOT / "_build" / "html"
+HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the built site
 
 #: nodeid -> outcome of every test run in this session (used by the claims-registry test)
 OUTCOMES = {}

@@ -1,5 +1,6 @@
 """The claims registry against reality: labels in the built book, tests that exist and ran."""
 
+import os
 import ast
 import re
 from pathlib import Path
@@ -10,7 +11,7 @@ from dpnotes.claims import CLAIMS, claims_page
 from dpnotes.figures import FIGURES
 
 ROOT = Path(__file__).resolve().parents[1]
-HTML = ROOT / "_build" / "html"
+HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the built site
 
 # The IDs of the source documents' claims (CLAIMS.md): S0-01..11, S1-01..06, S2-01..11, S3-01..08, S4-01..18.
 EXPECTED_IDS = {f"S{s}-{i:02d}" for s, n in [(0, 11), (1, 6), (2, 11), (3, 8), (4, 18)] for i in range(1, n + 1)}

@@ -5,6 +5,7 @@ a screenshot under ``_build/screenshots/``. Every static figure: every slider mo
 and the plotted data equal, at each position, what the package computes.
 """
 
+import os
 import json
 import re
 import shutil
@@ -18,9 +19,9 @@ from dpnotes.figures import FIGURES
 from dpnotes.widgets.static_html import PAGE_BUDGET_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]
-HTML = ROOT / "_build" / "html"
-SHOTS = ROOT / "_build" / "screenshots"
-REPORT = ROOT / "_build" / "browser-report.json"
+HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the built site
+SHOTS = HTML.parent / "screenshots"
+REPORT = HTML.parent / "browser-report.json"
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
                if not p.relative_to(HTML).parts[0].startswith("_")) if HTML.exists() else ["(site not built)"]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

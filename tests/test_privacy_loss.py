@@ -1,0 +1,235 @@
+"""Privacy-loss variables and exact privacy curves: each δ by several independent routes."""
+
+import itertools
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy.stats import laplace, norm
+
+from dp_accounting import gaussian_mechanism
+from dp_accounting.pld import privacy_loss_mechanism as plm
+
+from dpnotes.privacy_loss import (
+    delta_expected_hinge,
+    delta_gaussian,
+    delta_laplace,
+    delta_randomized_response,
+    delta_sup_over_sets,
+    delta_tail_bound,
+    delta_tail_difference,
+    delta_tail_integral,
+    epsilon_gaussian,
+    epsilon_laplace,
+    epsilon_randomized_response,
+    hockey_stick_divergence,
+    privacy_loss_discrete,
+    privacy_loss_gaussian,
+    privacy_loss_laplace,
+    privacy_loss_randomized_response,
+)
+from dpnotes.rdp import rdp_gaussian, rdp_laplace, rdp_randomized_response
+
+RNG = np.random.default_rng(20240501)
+LOSSES = [
+    privacy_loss_gaussian(0.5),
+    privacy_loss_gaussian(1.0),
+    privacy_loss_gaussian(3.0, sensitivity=2.0),
+    privacy_loss_laplace(1.0),
+    privacy_loss_laplace(0.5, sensitivity=2.0),
+    privacy_loss_randomized_response(0.8),
+    privacy_loss_discrete(RNG.dirichlet(np.ones(6)), RNG.dirichlet(np.ones(6))),
+]
+
+
+def _mp_delta_gaussian(eps, mu):
+    mp.mp.dps = 60
+    e, m = mp.mpf(eps), mp.mpf(mu)
+    return mp.ncdf(-e / m + m / 2) - mp.e**e * mp.ncdf(-e / m - m / 2)
+
+
+# --- S2-01 / S2-02: the privacy-loss variable and the four expressions of δ -------------
+
+
+@pytest.mark.parametrize("loss", LOSSES, ids=lambda l: l.name)
+@pytest.mark.parametrize("eps", [0.0, 0.3, 1.0, 2.5])
+def test_s2_02_four_expressions_of_delta_agree(loss, eps):
+    direct = delta_sup_over_sets(loss, eps)
+    routes = {
+        "tail difference": delta_tail_difference(loss, eps),
+        "expected hinge": delta_expected_hinge(loss, eps),
+        "tail integral": delta_tail_integral(loss, eps),
+    }
+    for name, val in routes.items():
+        assert val == pytest.approx(direct, rel=1e-9, abs=1e-14), name
+    assert delta_tail_bound(loss, eps) >= direct - 1e-15
+
+
+@pytest.mark.parametrize("loss", LOSSES, ids=lambda l: l.name)
+def test_s2_02_expected_hinge_monte_carlo(loss):
+    eps = 0.5
+    est, se = delta_expected_hinge(loss, eps, n_samples=200_000, seed=7)
+    exact = delta_sup_over_sets(loss, eps)
+    assert abs(est - exact) <= 5 * se + 1e-12
+
+
+def test_s2_02_sup_over_sets_brute_force_all_subsets():
+    p, q = RNG.dirichlet(np.ones(7)), RNG.dirichlet(np.ones(7))
+    for eps in (0.0, 0.2, 0.7):
+        best = max(
+            sum(p[i] for i in s) - np.exp(eps) * sum(q[i] for i in s)
+            for r in range(8) for s in itertools.combinations(range(7), r)
+        )
+        assert hockey_stick_divergence(p, q, eps) == pytest.approx(best, rel=1e-12, abs=1e-15)
+
+
+def test_s2_02_tail_bound_strict_for_gaussian():
+    loss = privacy_loss_gaussian(1.0)
+    assert delta_tail_bound(loss, 1.0) > 1.5 * delta_sup_over_sets(loss, 1.0)
+
+
+@pytest.mark.parametrize("loss,rdp", [
+    (privacy_loss_gaussian(1.5), lambda a: rdp_gaussian(a, 1.5)),
+    (privacy_loss_laplace(0.7), lambda a: rdp_laplace(a, 0.7)),
+    (privacy_loss_randomized_response(0.7), lambda a: rdp_randomized_response(a, 0.7)),
+], ids=["gaussian", "laplace", "rr"])
+def test_s2_01_cumulants_of_privacy_loss_give_rdp(loss, rdp):
+    # D_α = log E[e^{(α−1)Z}]/(α−1) from the law of Z, vs the closed forms of dpnotes.rdp
+    for a in (1.5, 2.0, 5.0):
+        mgf = loss.expect(lambda z: np.exp((a - 1) * z))
+        assert np.log(mgf) / (a - 1) == pytest.approx(rdp(a), rel=1e-10)
+    assert loss.expect(lambda z: z) == pytest.approx(rdp(1.0), rel=1e-10)  # KL = E[Z]
+    assert loss.expect(lambda z: np.ones_like(z)) == pytest.approx(1.0, rel=1e-12)
+
+
+def test_s2_01_gaussian_loss_law_by_sampling():
+    z = privacy_loss_gaussian(2.0).sample(400_000, seed=3)
+    mu = 0.5
+    assert abs(z.mean() - mu**2 / 2) < 5 * mu / np.sqrt(z.size)
+    assert z.std() == pytest.approx(mu, rel=0.01)
+
+
+def test_s2_01_discrete_requires_equal_supports():
+    with pytest.raises(ValueError, match="support"):
+        privacy_loss_discrete([0.5, 0.5, 0.0], [0.2, 0.3, 0.5])
+
+
+# --- exact curves vs dp-accounting and mpmath ---------------------------------------------
+
+
+@pytest.mark.parametrize("sigma", [0.1, 0.5, 1.0, 3.0, 30.0, 1000.0])
+def test_delta_gaussian_matches_dp_accounting(sigma):
+    eps = np.array([0.0, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0])
+    ref = plm.GaussianPrivacyLoss(sigma).get_delta_for_epsilon(eps)
+    ref2 = np.exp([gaussian_mechanism._get_log_delta(sigma, e) for e in eps])
+    ours = delta_gaussian(eps, 1.0 / sigma)
+    keep = ref2 > 1e-250
+    np.testing.assert_allclose(ours[keep], ref2[keep], rtol=1e-9)
+    big = ref > 1e-12  # the PLD routine uses plain differences, accurate only for moderate δ
+    np.testing.assert_allclose(ours[big], ref[big], rtol=1e-9)
+
+
+@pytest.mark.parametrize("eps,mu", [(50.0, 10.0), (50.0, 2.0), (20.0, 1.0), (5.0, 0.25),
+                                    (0.05, 1e-3), (1e-4, 1e-3), (30.0, 0.9), (2.0, 0.1)])
+def test_delta_gaussian_log_space_vs_mpmath(eps, mu):
+    exact = _mp_delta_gaussian(eps, mu)
+    ours = delta_gaussian(eps, mu)
+    if exact < mp.mpf("1e-300"):
+        assert ours == 0.0 or ours == pytest.approx(float(exact), rel=1e-9)
+    else:
+        assert ours == pytest.approx(float(exact), rel=1e-9)
+
+
+def test_delta_gaussian_down_to_1e_300():
+    # pick μ so that δ(ε = 40) is about 1e-300, and check by mpmath
+    mu = 2.0 * 40.0 / (2 * np.sqrt(2 * 690.0))
+    exact = _mp_delta_gaussian(40.0, mu)
+    assert 1e-305 < exact < 1e-290
+    assert delta_gaussian(40.0, mu) == pytest.approx(float(exact), rel=1e-9)
+
+
+@pytest.mark.parametrize("sigma", [0.1, 0.8, 2.0, 50.0, 1000.0])
+@pytest.mark.parametrize("delta", [1e-15, 1e-10, 1e-5, 0.1, 0.5])
+def test_epsilon_gaussian_matches_dp_accounting(sigma, delta):
+    ref = gaussian_mechanism.get_epsilon_gaussian(sigma, delta, tol=1e-15)
+    ours = epsilon_gaussian(delta, 1.0 / sigma)
+    assert ours == pytest.approx(ref, rel=1e-9, abs=1e-12)
+    if ours > 0:
+        assert delta_gaussian(ours, 1.0 / sigma) == pytest.approx(delta, rel=1e-9)
+
+
+@pytest.mark.parametrize("b,d", [(1.0, 1.0), (0.3, 1.0), (2.0, 0.5), (10.0, 1.0)])
+def test_delta_laplace_matches_dp_accounting_and_sup_over_sets(b, d):
+    eps = np.array([0.0, 0.05, 0.2, 1.0, 2.0, 3.0])
+    ref = plm.LaplacePrivacyLoss(b, sensitivity=d).get_delta_for_epsilon(eps)
+    ours = delta_laplace(eps, b, d)
+    np.testing.assert_allclose(ours, ref, rtol=1e-9, atol=1e-15)
+    # the sup over sets by quadrature over y of (p − e^ε q)_+, a different route
+    for e, o in zip(eps, ours):
+        pp, qq = laplace(d, b), laplace(0, b)
+        ys = np.linspace(-40 * b, 40 * b + d, 400_001)
+        integrand = np.maximum(pp.pdf(ys) - np.exp(e) * qq.pdf(ys), 0.0)
+        assert np.trapezoid(integrand, ys) == pytest.approx(o, rel=1e-6, abs=1e-9)
+
+
+def test_epsilon_laplace_and_rr_are_inverses():
+    for b in (0.5, 1.0, 4.0):
+        for d in (1e-6, 1e-3, 0.2):
+            e = epsilon_laplace(d, b)
+            if e > 0:
+                assert delta_laplace(e, b) == pytest.approx(d, rel=1e-10)
+            else:
+                assert delta_laplace(0.0, b) <= d
+    for p in (0.6, 0.9, 0.3):
+        for d in (1e-4, 0.05):
+            e = epsilon_randomized_response(d, p)
+            assert delta_randomized_response(e, p) == pytest.approx(d, rel=1e-10, abs=1e-15)
+
+
+def test_delta_randomized_response_vs_hockey_stick():
+    for p in (0.55, 0.8, 0.2):
+        for e in (0.0, 0.3, 1.0, 2.0):
+            assert delta_randomized_response(e, p) == pytest.approx(
+                hockey_stick_divergence([p, 1 - p], [1 - p, p], e), abs=1e-15)
+
+
+# --- hypothesis: ranges, monotonicity ---------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(sigma=st.floats(0.1, 1e3), eps=st.floats(1e-4, 50.0), factor=st.floats(1.0, 3.0))
+def test_delta_gaussian_properties(sigma, eps, factor):
+    mu = 1.0 / sigma
+    d = delta_gaussian(eps, mu)
+    assert np.isfinite(d) and 0.0 <= d <= 1.0
+    assert delta_gaussian(eps * factor, mu) <= d * (1 + 1e-12) + 1e-300  # decreasing in ε
+    assert delta_gaussian(eps, mu * factor) >= d * (1 - 1e-12)  # increasing in μ
+    assert d <= delta_tail_bound(privacy_loss_gaussian(sigma), eps) + 1e-15
+
+
+@settings(max_examples=60, deadline=None)
+@given(sigma=st.floats(0.1, 1e3), log_delta=st.floats(np.log(1e-15), np.log(0.5)))
+def test_epsilon_gaussian_round_trip(sigma, log_delta):
+    delta = float(np.exp(log_delta))
+    e = epsilon_gaussian(delta, 1.0 / sigma)
+    assert np.isfinite(e) and e >= 0
+    if e > 1e-9:
+        assert delta_gaussian(e, 1.0 / sigma) == pytest.approx(delta, rel=1e-8)
+    else:
+        assert delta_gaussian(0.0, 1.0 / sigma) <= delta * (1 + 1e-9)
+
+
+def test_validation_errors():
+    with pytest.raises(ValueError, match="epsilon"):
+        delta_gaussian(-1.0, 1.0)
+    with pytest.raises(ValueError, match="mu"):
+        delta_gaussian(1.0, -1.0)
+    with pytest.raises(ValueError, match="delta"):
+        epsilon_gaussian(1.5, 1.0)
+    with pytest.raises(ValueError, match="scale"):
+        delta_laplace(1.0, 0.0)
+    with pytest.raises(ValueError, match="p"):
+        delta_randomized_response(1.0, 1.0)
+    with pytest.raises(ValueError, match="sigma"):
+        privacy_loss_gaussian(0.0)
