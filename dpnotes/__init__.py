@@ -1,13 +1,31 @@
 """dpnotes: the mathematics behind the book on differential-privacy accounting.
 
-A flat public namespace: ``from dpnotes import rdp_gaussian, renyi_divergence``.
+A flat public namespace: ``from dpnotes import rdp_gaussian, epsilon_from_rdp``.
 Layers: pure math modules (no plotting) at the bottom; ``dpnotes.figures`` and
 ``dpnotes.widgets`` build on them, never the other way round.
 """
 
-from .divergence import *  # noqa: F401,F403
-from .rdp import *  # noqa: F401,F403
-from . import divergence as _divergence, rdp as _rdp
+from importlib import import_module as _import
 
-__all__ = [*_divergence.__all__, *_rdp.__all__]
+_MATH_MODULES = (
+    "divergence",  # the numerical Rényi divergence (the independent route)
+    "rdp",  # closed forms of the basic mechanisms
+    "orders",  # the order grid
+    "composition",
+    "conversion",
+    "privacy_loss",
+    "properties",
+    "subsampling",
+    "convolution",
+    "amplification",
+    "iteration",
+)
+
+__all__ = []
+for _name in _MATH_MODULES:
+    _module = _import(f".{_name}", __name__)
+    for _attr in _module.__all__:
+        globals()[_attr] = getattr(_module, _attr)
+    __all__ += list(_module.__all__)
+
 __version__ = "0.1.0"

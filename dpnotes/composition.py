@@ -1,0 +1,513 @@
+r"""Composition theorems: basic, advanced, heterogeneous, zCDP and RDP.
+
+How the privacy parameters of k mechanisms run on the same data combine:
+
+* basic — ε's and δ's add;
+* advanced (Dwork, Rothblum & Vadhan 2010) — ε√(2k log 1/δ') + kε(e^ε − 1), or
+  the zCDP form kε²/2 + ε√(2k log 1/δ') (seeds 002, 003);
+* zCDP — ρ's add (ε-DP is ½ε²-zCDP); RDP — at a fixed order the ρ(α)'s add.
+
+It also answers the two design questions of seed 003: the Laplace scale for
+k queries under a total (ε, δ) budget (S3-02), and the choice of δ' for
+Gaussian mechanisms under advanced composition (S3-04).
+
+Used in: book/02-composition
+"""
+
+import numpy as np
+from scipy import optimize
+
+from ._validation import (
+    check_count,
+    check_delta,
+    check_interval,
+    check_nonnegative,
+    check_positive,
+    scalar_or_array,
+)
+from .privacy_loss import _log_delta_gaussian
+
+__all__ = [
+    "epsilon_delta_basic_composition",
+    "epsilon_advanced_composition",
+    "epsilon_delta_advanced_composition",
+    "epsilon_heterogeneous_composition",
+    "epsilon_per_query_advanced",
+    "rdp_composition",
+    "zcdp_composition",
+    "zcdp_from_pure_dp",
+    "laplace_scale_for_queries",
+    "gaussian_sigma_exact",
+    "gaussian_variance_advanced_composition",
+    "delta_prime_minimising_variance",
+]
+
+_FORMS = ("drv", "zcdp")
+
+
+def epsilon_delta_basic_composition(epsilons, deltas=0.0):
+    r"""Basic composition: (Σ ε_j, Σ δ_j).
+
+    .. math:: (\varepsilon, \delta) = \Big(\sum_j \varepsilon_j,\ \sum_j \delta_j\Big)
+
+    Parameters
+    ----------
+    epsilons : array, ε_j ≥ 0
+    deltas : float or array, δ_j ∈ [0, 1] (broadcast against ``epsilons``)
+
+    Returns
+    -------
+    (float, float)
+
+    Raises
+    ------
+    ValueError
+        If some ε_j < 0 or δ_j ∉ [0, 1].
+
+    References
+    ----------
+    Dwork & Roth (2014), Theorem 3.16; seed 003 (basic composition, S3-02).
+
+    Examples
+    --------
+    >>> epsilon_delta_basic_composition([0.5, 0.25, 0.25], 1e-6)
+    (1.0, 3e-06)
+    """
+    eps = np.atleast_1d(check_nonnegative(epsilons, "epsilons"))
+    dl = check_interval(deltas, "deltas", 0, 1)
+    eps, dl = np.broadcast_arrays(eps, dl)
+    return float(eps.sum()), float(dl.sum())
+
+
+def epsilon_advanced_composition(epsilon, k, delta_prime, form="drv"):
+    r"""ε' of the k-fold adaptive composition of ε-DP mechanisms, with failure δ'.
+
+    .. math::
+        \text{drv: } \varepsilon' = \varepsilon\sqrt{2k\log(1/\delta')} + k\varepsilon(e^\varepsilon - 1),\qquad
+        \text{zcdp: } \varepsilon' = \tfrac12 k\varepsilon^2 + \varepsilon\sqrt{2k\log(1/\delta')}.
+
+    The zCDP form is never larger (kε²/2 ≤ kε(e^ε − 1)); it is ε-DP ⇒ ½ε²-zCDP,
+    composition, then the Bun–Steinke conversion.
+
+    Parameters
+    ----------
+    epsilon : float or array, ε ≥ 0
+    k : int or array, k ≥ 1
+    delta_prime : float or array, δ' ∈ (0, 1)
+    form : {"drv", "zcdp"}
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If ε < 0, k is not a positive integer, δ' ∉ (0, 1) or the form is unknown.
+
+    References
+    ----------
+    Seed 002, S2-08 eq. (.6); seed 003, S3-01; Dwork, Rothblum & Vadhan (2010),
+    Theorem III.3; Bun & Steinke (2016).
+
+    Examples
+    --------
+    >>> round(epsilon_advanced_composition(0.1, 100, 1e-5), 6)
+    5.850235
+    >>> round(epsilon_advanced_composition(0.1, 100, 1e-5, form="zcdp"), 6)
+    5.298526
+    """
+    eps = check_nonnegative(epsilon, "epsilon")
+    k = check_count(k, "k")
+    L = -np.log(check_delta(delta_prime, "delta_prime"))
+    if form == "drv":
+        out = eps * np.sqrt(2.0 * k * L) + k * eps * np.expm1(eps)
+    elif form == "zcdp":
+        out = 0.5 * k * eps**2 + eps * np.sqrt(2.0 * k * L)
+    else:
+        raise ValueError(f"form must be one of {_FORMS} (got {form!r})")
+    return scalar_or_array(out)
+
+
+def epsilon_delta_advanced_composition(epsilon, delta, k, delta_prime, form="zcdp"):
+    r"""k-fold composition of (ε, δ)-DP mechanisms: (ε', kδ + δ').
+
+    .. math:: \Big(\tfrac12 k\varepsilon^2 + \varepsilon\sqrt{2k\log(1/\delta')},\; k\delta + \delta'\Big)
+
+    (``form="drv"`` uses ε√(2k log 1/δ') + kε(e^ε − 1) for ε').
+
+    Parameters
+    ----------
+    epsilon : float or array, ε ≥ 0
+    delta : float or array, δ ∈ [0, 1]
+    k : int, k ≥ 1
+    delta_prime : float, δ' ∈ (0, 1)
+    form : {"zcdp", "drv"}
+
+    Returns
+    -------
+    (ε', δ_total)
+
+    References
+    ----------
+    Seed 003, S3-03; Dwork, Rothblum & Vadhan (2010), Theorem III.3.
+
+    Examples
+    --------
+    >>> e, d = epsilon_delta_advanced_composition(0.1, 1e-7, 100, 1e-5)
+    >>> round(e, 6), round(d, 12)
+    (5.298526, 2e-05)
+    """
+    dl = check_interval(delta, "delta", 0, 1)
+    eps_total = epsilon_advanced_composition(epsilon, k, delta_prime, form=form)
+    d_total = check_count(k, "k") * dl + check_delta(delta_prime, "delta_prime")
+    return eps_total, scalar_or_array(d_total)
+
+
+def epsilon_heterogeneous_composition(epsilons, delta_prime):
+    r"""ε of the adaptive composition of ε_j-DP mechanisms (any δ > Σδ_j + δ').
+
+    .. math:: \varepsilon = \min\Big\{\sum_j \varepsilon_j,\;
+              \tfrac12\sum_j\varepsilon_j^2 + \sqrt{2\log(1/\delta')\sum_j\varepsilon_j^2}\Big\}
+
+    Parameters
+    ----------
+    epsilons : array, ε_j ≥ 0
+    delta_prime : float, δ' ∈ (0, 1)
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Seed 002, S2-08 eq. (.7) (the seed leaves δ' implicit: the overall δ is
+    Σδ_j + δ'); Bun & Steinke (2016).
+
+    Examples
+    --------
+    >>> round(epsilon_heterogeneous_composition([0.1] * 100, 1e-5), 6)
+    5.298526
+    >>> epsilon_heterogeneous_composition([1.0, 1.0], 1e-5)  # basic wins
+    2.0
+    """
+    eps = np.atleast_1d(check_nonnegative(epsilons, "epsilons"))
+    L = -np.log(float(check_delta(delta_prime, "delta_prime")))
+    s2 = float(np.sum(eps**2))
+    return float(min(eps.sum(), 0.5 * s2 + np.sqrt(2.0 * L * s2)))
+
+
+def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
+    r"""Largest per-mechanism ε₀ whose k-fold advanced composition is ≤ ε (with δ').
+
+    For the zCDP form the quadratic kε₀²/2 + ε₀√(2kL) = ε gives
+
+    .. math:: \varepsilon_0 = \frac{\sqrt{2kL + 2k\varepsilon} - \sqrt{2kL}}{k},\qquad L = \log(1/\delta');
+
+    the DRV form is solved by Brent's method. ``form="linear"`` drops the
+    second-order term, ε₀ = ε/√(2kL) (seed 003's heuristic; it overshoots the
+    budget by kε₀²/2).
+
+    Parameters
+    ----------
+    epsilon : float, ε > 0 (the total budget)
+    k : int, k ≥ 1
+    delta_prime : float, δ' ∈ (0, 1)
+    form : {"zcdp", "drv", "linear"}
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Seed 003, S3-01/S3-02/S3-04.
+
+    Examples
+    --------
+    >>> e0 = epsilon_per_query_advanced(1.0, 100, 1e-5)
+    >>> round(epsilon_advanced_composition(e0, 100, 1e-5, form="zcdp"), 12)
+    1.0
+    """
+    eps = float(check_positive(epsilon, "epsilon"))
+    k = float(check_count(k, "k"))
+    L = -np.log(float(check_delta(delta_prime, "delta_prime")))
+    s = np.sqrt(2.0 * k * L)
+    if form == "linear":
+        return float(eps / s)
+    if form == "zcdp":
+        # rationalised to avoid cancellation: (√(s²+2kε) − s)/k = 2ε/(√(s²+2kε) + s)
+        return float(2.0 * eps / (np.sqrt(s * s + 2.0 * k * eps) + s))
+    if form == "drv":
+        f = lambda e0: e0 * s + k * e0 * np.expm1(e0) - eps  # noqa: E731
+        return float(optimize.brentq(f, 0.0, eps / s, xtol=1e-300, rtol=1e-15))
+    raise ValueError(f"form must be 'zcdp', 'drv' or 'linear' (got {form!r})")
+
+
+def rdp_composition(rdp_curves, counts=1):
+    r"""RDP of an adaptive composition: at each fixed order the ρ's add.
+
+    .. math:: \rho_{\text{total}}(\alpha) = \sum_j n_j\,\rho_j(\alpha)
+
+    Parameters
+    ----------
+    rdp_curves : array of shape (m, n_orders) (or (n_orders,) for one mechanism),
+        ρ_j(α) ≥ 0 on a common grid of orders
+    counts : int or array of length m, how many times each mechanism runs
+
+    Returns
+    -------
+    ndarray of shape (n_orders,)
+
+    References
+    ----------
+    Seed 000, S0-08; seed 003, S3-05; seed 004, S4-06 (Claim 22); Mironov (2017), Prop. 1.
+
+    Examples
+    --------
+    >>> rdp_composition([[1.0, 2.0], [0.5, 0.5]], counts=[2, 4])
+    array([4., 6.])
+    """
+    r = np.atleast_2d(check_nonnegative(rdp_curves, "rdp_curves", allow_inf=True))
+    n = check_count(counts, "counts", minimum=0)
+    n = np.broadcast_to(np.atleast_1d(n), (r.shape[0],))
+    return np.sum(n[:, None] * r, axis=0)
+
+
+def zcdp_composition(rhos):
+    r"""ρ of the composition of ρ_j-zCDP mechanisms: ρ = Σ ρ_j.
+
+    .. math:: \rho = \sum_j \rho_j
+
+    References
+    ----------
+    Seed 002, S2-04 (property 2); Bun & Steinke (2016), Lemma 2.3.
+
+    Examples
+    --------
+    >>> zcdp_composition([0.5, 0.25])
+    0.75
+    """
+    return float(np.sum(check_nonnegative(rhos, "rhos")))
+
+
+def zcdp_from_pure_dp(epsilon):
+    r"""ρ = ½ε²: pure ε-DP implies ½ε²-zCDP.
+
+    .. math:: \rho = \tfrac12\varepsilon^2
+
+    References
+    ----------
+    Seed 002, S2-04 (property 1); Bun & Steinke (2016), Prop. 1.4.
+
+    Examples
+    --------
+    >>> zcdp_from_pure_dp(0.2)
+    0.020000000000000004
+    """
+    return scalar_or_array(0.5 * check_nonnegative(epsilon, "epsilon") ** 2)
+
+
+def laplace_scale_for_queries(k, epsilon, delta, rule="basic"):
+    r"""Laplace scale b for each of k sensitivity-1 queries under a total (ε, δ) budget.
+
+    .. math::
+        \text{basic: } b = k/\varepsilon,\qquad
+        \text{advanced (seed 003): } b = 2\sqrt{2k\log(1/\delta)}/\varepsilon,\qquad
+        \text{advanced-tight: } b = 1/\varepsilon_0
+
+    with ε₀ the largest per-query ε whose composition kε₀²/2 + ε₀√(2k log 1/δ)
+    equals ε (:func:`epsilon_per_query_advanced`).
+
+    **On the seed's constant.** With b = 2√(2kL)/ε (L = log 1/δ) each query is
+    ε₀ = ε/(2√(2kL))-DP and advanced composition gives ε/2 + ε²/(16L), which is
+    within the budget ε exactly when ε ≤ 8 log(1/δ) — true for every practical
+    budget, so the seed's rule is valid but not what advanced composition
+    gives: the factor 2 spends only about half the budget; the tight scale is
+    about √(2kL)/ε (``"advanced-tight"``), i.e. almost half. Either way the
+    variance 2b² is O(k/ log(1/δ)) times smaller than basic composition's
+    2k²/ε² once k ≫ log(1/δ).
+
+    Parameters
+    ----------
+    k : int, k ≥ 1
+    epsilon : float, ε > 0
+    delta : float, δ ∈ (0, 1) (used by the advanced rules; δ' = δ, pure-DP queries)
+    rule : {"basic", "advanced", "advanced-tight"}
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On invalid k, ε, δ or rule.
+
+    References
+    ----------
+    Seed 003, S3-02.
+
+    Examples
+    --------
+    >>> laplace_scale_for_queries(100, 1.0, 1e-5)
+    100.0
+    >>> round(laplace_scale_for_queries(100, 1.0, 1e-5, rule="advanced"), 4)
+    95.9705
+    """
+    k = float(check_count(k, "k"))
+    eps = float(check_positive(epsilon, "epsilon"))
+    L = -np.log(float(check_delta(delta)))
+    if rule == "basic":
+        return k / eps
+    if rule == "advanced":
+        return float(2.0 * np.sqrt(2.0 * k * L) / eps)
+    if rule == "advanced-tight":
+        return 1.0 / epsilon_per_query_advanced(eps, k, delta, form="zcdp")
+    raise ValueError(f"rule must be 'basic', 'advanced' or 'advanced-tight' (got {rule!r})")
+
+
+def gaussian_sigma_exact(epsilon, delta, sensitivity=1.0):
+    r"""Smallest σ for which the Gaussian mechanism is (ε, δ)-DP (exact curve).
+
+    Solves δ_N(ε; μ = Δ/σ) = δ for μ by Brent's method in log δ (δ increases with μ).
+
+    .. math:: \sigma = \Delta/\mu^*,\quad \Phi(-\varepsilon/\mu^* + \mu^*/2) - e^\varepsilon\Phi(-\varepsilon/\mu^* - \mu^*/2) = \delta
+
+    Parameters
+    ----------
+    epsilon : float, ε ≥ 0
+    delta : float, δ ∈ (0, 1)
+    sensitivity : float, Δ > 0
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Balle & Wang (2018), Theorem 8.
+
+    Examples
+    --------
+    >>> from dpnotes.privacy_loss import delta_gaussian
+    >>> s = gaussian_sigma_exact(1.0, 1e-5)
+    >>> float(f"{delta_gaussian(1.0, 1.0 / s):.9e}")
+    1e-05
+    """
+    eps = float(check_nonnegative(epsilon, "epsilon"))
+    target = np.log(float(check_delta(delta)))
+    d = float(check_positive(sensitivity, "sensitivity"))
+    f = lambda lm: float(_log_delta_gaussian(eps, np.exp(lm))) - target  # noqa: E731
+    lo, hi = -1.0, 1.0
+    while f(lo) > 0:
+        lo -= 2.0
+    while f(hi) < 0:
+        hi += 2.0
+    lm = optimize.brentq(f, lo, hi, xtol=1e-15, rtol=1e-15)
+    return d / float(np.exp(lm))
+
+
+def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
+                                           calibration="classical", form="linear"):
+    r"""Per-query noise variance of k Gaussian mechanisms composed by advanced composition.
+
+    The total budget (ε, δ) is split as δ = kδ₀ + δ'; each query gets ε₀ from
+    :func:`epsilon_per_query_advanced` (``form="linear"`` is the seed's
+    ε₀ = ε/√(2k log 1/δ')) and δ₀ = (δ − δ')/k, and is calibrated by
+
+    .. math:: \sigma^2 = \frac{2\log(1.25/\delta_0)}{\varepsilon_0^2}\ (\text{classical}),
+
+    or by the exact Gaussian curve (``calibration="exact"``). With the seed's
+    linear rule and classical calibration,
+
+    * δ' = δ/2 (δ₀ = δ/2k): σ² = (4k/ε²)·log(2/δ)·log(2.5k/δ);
+    * δ' = δ₀ = δ/(k+1): σ² = (4k/ε²)·log((k+1)/δ)·log(1.25(k+1)/δ).
+
+    The seed (S3-04) prints the second as "(4k/ε²) log((k+1)/δ)", dropping the
+    calibration factor log(1.25(k+1)/δ); its claim that this choice is
+    strictly worse than δ' = δ/2 holds for every k ≥ 2 (equal at k = 1), as the
+    tests check.
+
+    Parameters
+    ----------
+    k : int, k ≥ 1
+    epsilon : float, ε > 0
+    delta : float, δ ∈ (0, 1)
+    delta_prime : float, δ' ∈ (0, δ)
+    calibration : {"classical", "exact"}
+    form : {"linear", "zcdp", "drv"}
+
+    Returns
+    -------
+    float, the variance σ² of each query's noise (sensitivity 1)
+
+    Raises
+    ------
+    ValueError
+        If δ' ∉ (0, δ) or other arguments are invalid.
+
+    References
+    ----------
+    Seed 003, S3-04; Dwork & Roth (2014), Theorem A.1 (classical calibration,
+    stated for ε₀ < 1).
+
+    Examples
+    --------
+    >>> k, e, d = 10, 1.0, 1e-5
+    >>> v = gaussian_variance_advanced_composition(k, e, d, d / 2)
+    >>> round(float(v / (4 * k / e**2 * np.log(2 / d) * np.log(2.5 * k / d))), 12)
+    1.0
+    """
+    k = float(check_count(k, "k"))
+    eps = float(check_positive(epsilon, "epsilon"))
+    d = float(check_delta(delta))
+    dp = float(check_interval(delta_prime, "delta_prime", 0, d, closed_low=False, closed_high=False))
+    e0 = epsilon_per_query_advanced(eps, k, dp, form=form)
+    d0 = (d - dp) / k
+    if calibration == "classical":
+        return float(2.0 * np.log(1.25 / d0) / e0**2)
+    if calibration == "exact":
+        return gaussian_sigma_exact(e0, d0) ** 2
+    raise ValueError(f"calibration must be 'classical' or 'exact' (got {calibration!r})")
+
+
+def delta_prime_minimising_variance(k, epsilon, delta, **kwargs):
+    r"""The δ' ∈ (0, δ) minimising :func:`gaussian_variance_advanced_composition`, and that variance.
+
+    .. math:: \delta'^* = \arg\min_{0<\delta'<\delta} \sigma^2(\delta')
+
+    Bounded Brent search over log(δ'/(δ − δ')).
+
+    Parameters
+    ----------
+    k, epsilon, delta : as in :func:`gaussian_variance_advanced_composition`
+    **kwargs : ``calibration`` and ``form``
+
+    Returns
+    -------
+    (δ'*, σ²)
+
+    References
+    ----------
+    Seed 003, S3-04 ("δ' is a design parameter").
+
+    Examples
+    --------
+    >>> dp, v = delta_prime_minimising_variance(10, 1.0, 1e-5)
+    >>> v <= gaussian_variance_advanced_composition(10, 1.0, 1e-5, 0.5e-5)
+    True
+    """
+    d = float(check_delta(delta))
+
+    def var(x):
+        frac = 1.0 / (1.0 + np.exp(-x))
+        return gaussian_variance_advanced_composition(k, epsilon, d, d * frac, **kwargs)
+
+    xs = np.linspace(-30.0, 30.0, 121)
+    vals = np.array([var(x) for x in xs])
+    i = int(np.argmin(vals))
+    res = optimize.minimize_scalar(var, bounds=(xs[max(i - 1, 0)], xs[min(i + 1, xs.size - 1)]),
+                                   method="bounded", options={"xatol": 1e-10})
+    x = float(res.x) if res.fun <= vals[i] else float(xs[i])
+    return float(d / (1.0 + np.exp(-x))), float(min(res.fun, vals[i]))
