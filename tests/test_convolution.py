@@ -262,3 +262,18 @@ def test_discrete_small_divergence_and_kl():
         rdp_discrete_shift(2.0, 1.5)
     with pytest.raises(ValueError, match="scale"):
         rdp_discrete_shift(2.0, 1, "gaussian", 1e4)
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("b", [0.1, 1e3])
+@pytest.mark.parametrize("alpha", [1.0, 1.0001, 1e3, 1e4])
+def test_extremes_finite_and_below_bound(b, alpha):
+    for n in (1, 7, 100):
+        e = rdp_laplace_convolution(alpha, n, b)
+        assert np.isfinite(e) and 0 < e <= rdp_convolution_bound(alpha, n, "laplace", b) * (1 + 1e-9)
+    assert rdp_laplace_convolution(alpha, 1, b) == pytest.approx(rdp_laplace(alpha, b), rel=1e-9)
+    for noise in ("gaussian", "laplace"):
+        d = rdp_discrete_shift(alpha, 3, noise, [0.05, 1.0, 1e3])
+        assert np.all(np.isfinite(d)) and np.all(d > 0)
+    # discrete Gaussian: the Canonne–Kamath–Steinke upper bound αΔ²/(2σ²) holds at the extremes too
+    assert rdp_discrete_shift(alpha, 3, "gaussian", 1e3) <= alpha * 9 / 2e6 * (1 + 1e-9)
