@@ -43,6 +43,7 @@ claims: $(STAMP)
 	$(PY) -m dpnotes.claims
 
 book: vendor claims
+	$(PY) tools/cache_guard.py
 	$(VENV)/bin/jupyter-book build . --path-output . --builder html -n -W --keep-going
 	@echo "site: $(HTML)/index.html"
 

@@ -3,12 +3,10 @@
 import io
 import re
 
-import matplotlib
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure as MplFigure
 from PIL import Image
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f"]
 _DASH = {"solid": "-", "dash": "--", "dot": ":"}
@@ -31,7 +29,10 @@ class MplCanvas:
     def __init__(self, fig, params, width=6.4, height=4.4, dpi=100):
         self.fig = fig
         traces = fig.traces(**params)
-        self.figure, self.ax = plt.subplots(figsize=(width, height), dpi=dpi)
+        # a bare Figure on its own Agg canvas: not registered with pyplot, freed with this object
+        self.figure = MplFigure(figsize=(width, height), dpi=dpi)
+        FigureCanvasAgg(self.figure)
+        self.ax = self.figure.add_subplot()
         self.lines = []
         for trace, color in zip(traces, colors(traces)):
             if trace.mode == "markers":
@@ -81,7 +82,7 @@ class MplCanvas:
         return buf.getvalue()
 
     def close(self):
-        plt.close(self.figure)
+        self.figure.clear()
 
 
 def _padded(lo, hi, log):
