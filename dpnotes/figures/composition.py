@@ -1,0 +1,152 @@
+"""Figures of the composition chapter: how ε grows with the number of mechanisms k.
+
+The exact reference for k-fold ε₀-DP is the k-fold composition of ε₀ randomized
+response, the worst ε₀-DP mechanism (Kairouz, Oh & Viswanath 2015): its δ(ε) is
+the hockey-stick divergence of two binomial laws, inverted here by Brent's method.
+
+Used in: book/02-composition
+"""
+
+import warnings
+
+import numpy as np
+from scipy import stats
+
+from ..composition import (
+    delta_prime_minimising_variance,
+    epsilon_advanced_composition,
+    epsilon_delta_basic_composition,
+    gaussian_variance_advanced_composition,
+    laplace_scale_for_queries,
+    rdp_composition,
+)
+from ..conversion import epsilon_from_rdp, epsilon_from_zcdp
+from ..orders import DEFAULT_ORDERS
+from ..privacy_loss import hockey_stick_divergence
+from ..rdp import rdp_randomized_response
+from ..widgets import Figure, Slider, Trace
+
+__all__ = ["FIGURES", "exact_epsilon_rr_composition"]
+
+COUNTS = np.unique(np.round(np.geomspace(1, 1000, 36))).astype(float)  # k = 1 … 1000
+ORDERS = np.append(DEFAULT_ORDERS, np.inf)  # α = ∞ carries the pure-DP guarantee
+
+
+def exact_epsilon_rr_composition(eps0, k, delta):
+    """Smallest ε with δ(ε) ≤ δ for the k-fold composition of ε₀ randomized response.
+
+    δ(ε) = Σ_j max(0, P_j − e^ε Q_j) with P = Bin(k, p), Q = Bin(k, 1 − p),
+    p = e^{ε₀}/(1 + e^{ε₀}) (the counts of truthful answers). The privacy loss
+    takes the values ℓ_j = (2j − k)ε₀; between two consecutive values δ(ε) is
+    A − e^ε B with A, B constant, so δ is evaluated at the ℓ_j ≥ 0 in one call
+    and the bracketing segment is solved for e^ε.
+    """
+    k = int(k)
+    p = 1.0 / (1.0 + np.exp(-eps0))
+    j = np.arange(k + 1)
+    P, Q = stats.binom.pmf(j, k, p), stats.binom.pmf(j, k, 1.0 - p)
+    P, Q = P / P.sum(), Q / Q.sum()
+    atoms = np.unique(np.concatenate([[0.0], np.abs((2 * j - k) * eps0)]))
+    d = np.asarray(hockey_stick_divergence(P, Q, atoms))
+    if d[0] <= delta:
+        return 0.0
+    i = int(np.argmax(d <= delta))  # first atom with δ(ℓ) ≤ δ (δ(kε₀) = 0)
+    (l1, l2), (d1, d2) = atoms[i - 1:i + 1], d[i - 1:i + 1]
+    b = (d1 - d2) / (np.exp(l2) - np.exp(l1))
+    a = d1 + np.exp(l1) * b
+    return float(np.clip(np.log((a - delta) / b), l1, l2))
+
+
+def pure_composition_traces(eps0, delta):
+    """ε of k-fold ε₀-DP at total failure probability δ, by five routes."""
+    basic = np.array([epsilon_delta_basic_composition(np.full(int(k), eps0))[0] for k in COUNTS])
+    drv = epsilon_advanced_composition(eps0, COUNTS, delta, form="drv")
+    zcdp = epsilon_advanced_composition(eps0, COUNTS, delta, form="zcdp")
+    rr = rdp_randomized_response(ORDERS, 1.0 / (1.0 + np.exp(-eps0)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rdp = np.array([epsilon_from_rdp(ORDERS, rdp_composition(rr, int(k)), delta) for k in COUNTS])
+    exact = np.array([exact_epsilon_rr_composition(eps0, k, delta) for k in COUNTS])
+    return [
+        Trace("basic: kε₀", COUNTS, basic, dash="dot"),
+        Trace("advanced (S2-08): ε₀√(2k log 1/δ) + kε₀(e<sup>ε₀</sup>−1)", COUNTS, drv, dash="dash"),
+        Trace("advanced = zCDP (S3-01, S2-04): kε₀²/2 + ε₀√(2k log 1/δ)", COUNTS, zcdp, dash="dash"),
+        Trace("RDP of randomized response, summed, improved conversion", COUNTS, rdp),
+        Trace("exact: k-fold randomized response (optimal)", COUNTS, exact, color="black"),
+    ]
+
+
+def laplace_scale_traces(epsilon, delta):
+    """Laplace scale per query for k sensitivity-1 queries under a total (ε, δ)."""
+    ks = np.unique(np.round(np.geomspace(1, 10_000, 60))).astype(float)
+    rules = [("basic composition: b = k/ε", "basic", "dot"),
+             ("advanced, seed 003: b = 2√(2k log 1/δ)/ε", "advanced", "dash"),
+             ("advanced, tight ε₀: b = 1/ε₀", "advanced-tight", "solid")]
+    return [Trace(name, ks, np.array([laplace_scale_for_queries(k, epsilon, delta, rule=r) for k in ks]), dash=d)
+            for name, r, d in rules]
+
+
+_DELTA = 1e-5
+_FRACTIONS = np.geomspace(1e-4, 0.99, 60)  # δ'/δ
+
+
+def delta_prime_traces(k, epsilon):
+    """Per-query variance σ² against the split δ'/δ (seed 003's linear rule, classical calibration)."""
+    var = np.array([gaussian_variance_advanced_composition(k, epsilon, _DELTA, f * _DELTA) for f in _FRACTIONS])
+    half = gaussian_variance_advanced_composition(k, epsilon, _DELTA, _DELTA / 2)
+    alt = gaussian_variance_advanced_composition(k, epsilon, _DELTA, _DELTA / (k + 1))
+    best_dp, best = delta_prime_minimising_variance(k, epsilon, _DELTA)
+    return [
+        Trace("σ²(δ′), δ₀ = (δ − δ′)/k", _FRACTIONS, var),
+        Trace("δ′ = δ/2", np.array([0.5]), np.array([half]), mode="markers"),
+        Trace("δ′ = δ₀ = δ/(k+1)", np.array([1.0 / (k + 1)]), np.array([alt]), mode="markers"),
+        Trace("optimal δ′", np.array([best_dp / _DELTA]), np.array([best]), mode="markers", color="black"),
+    ]
+
+
+PURE = Figure(
+    key="composition-pure",
+    title="k-fold composition of ε₀-DP mechanisms: ε at total failure probability δ",
+    compute=pure_composition_traces,
+    sliders=[
+        Slider.logspace("eps0", "ε₀ (per mechanism)", 0.01, 1.0, 17, 0.1),
+        Slider.logspace("delta", "δ", 1e-10, 1e-3, 8, 1e-6),
+    ],
+    x_label="number of mechanisms k (log scale)",
+    y_label="ε of the composition (log scale)",
+    x_log=True,
+    y_log=True,
+    caption="The exact curve is the optimal composition theorem; every other curve is a valid upper bound.",
+)
+
+LAPLACE_QUERIES = Figure(
+    key="composition-laplace-queries",
+    title="Laplace noise per query for k queries under a total (ε, δ) budget",
+    compute=laplace_scale_traces,
+    sliders=[
+        Slider.logspace("epsilon", "ε (total)", 0.1, 10.0, 21, 1.0),
+        Slider.logspace("delta", "δ", 1e-10, 1e-3, 8, 1e-6),
+    ],
+    x_label="number of queries k (log scale)",
+    y_label="Laplace scale b per query (log scale)",
+    x_log=True,
+    y_log=True,
+    caption="The variance per query is 2b². The seed's advanced rule beats basic composition once k > 8 log(1/δ); the tight one from about 2 log(1/δ).",
+)
+
+DELTA_PRIME = Figure(
+    key="composition-delta-prime",
+    title="Gaussian queries under advanced composition: the design parameter δ′ (δ = 10⁻⁵)",
+    compute=delta_prime_traces,
+    sliders=[
+        Slider("k", "k (queries)", (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0), 10.0,
+               log=True, fmt=".0f"),
+        Slider("epsilon", "ε (total)", (0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0), 1.0, log=True),
+    ],
+    x_label="δ′/δ (log scale)",
+    y_label="noise variance σ² per query (log scale)",
+    x_log=True,
+    y_log=True,
+)
+
+FIGURES = {f.key: f for f in (PURE, LAPLACE_QUERIES, DELTA_PRIME)}

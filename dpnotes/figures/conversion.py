@@ -1,0 +1,120 @@
+"""Figures of the conversion chapter: from an RDP curve to (ε, δ), against the exact answer.
+
+The reference is the Gaussian mechanism, whose exact privacy curve is known in
+closed form; k-fold composition of the Gaussian with noise σ is the Gaussian
+with noise σ/√k, so one slider covers both.
+
+Used in: book/03-conversion
+"""
+
+import warnings
+
+import numpy as np
+
+from ..conversion import delta_from_rdp, epsilon_from_rdp, epsilon_from_zcdp
+from ..orders import DEFAULT_ORDERS
+from ..privacy_loss import delta_gaussian, epsilon_gaussian
+from ..properties import approximate_rdp_delta_hat
+from ..rdp import rdp_gaussian
+from ..widgets import Figure, Slider, Trace
+
+__all__ = ["FIGURES"]
+
+DELTAS = np.geomspace(1e-12, 1e-2, 50)
+_MARK_DELTAS = DELTAS[::7]
+ORDERS = np.geomspace(1.01, 300.0, 80)
+EPS_HAT = np.linspace(0.0, 4.0, 61)
+
+
+def _log10(x):
+    """log₁₀, with values below 1e-300 (underflowed to 0, far below the plotted range) shown at −300."""
+    return np.log10(np.maximum(x, 1e-300))
+
+
+def epsilon_traces(sigma):
+    """ε(δ) of the Gaussian mechanism (Δ = 1, noise σ): exact and four conversions."""
+    rho = rdp_gaussian(DEFAULT_ORDERS, sigma)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mironov = epsilon_from_rdp(DEFAULT_ORDERS, rho, DELTAS, method="mironov")
+        chernoff = epsilon_from_rdp(DEFAULT_ORDERS, rho, _MARK_DELTAS, method="chernoff")
+        improved = epsilon_from_rdp(DEFAULT_ORDERS, rho, DELTAS, method="improved")
+    return [
+        Trace("zCDP, Bun–Steinke: ρ + 2√(ρ log 1/δ)", DELTAS, epsilon_from_zcdp(0.5 / sigma**2, DELTAS), dash="dot"),
+        Trace("Mironov: min<sub>α</sub> ρ(α) + log(1/δ)/(α−1)", DELTAS, mironov, dash="dash"),
+        Trace("Chernoff/Legendre: exp(−κ*(ε)) = δ", _MARK_DELTAS, chernoff, mode="markers"),
+        Trace("improved conversion (RDP property 8)", DELTAS, improved),
+        Trace("exact ε(δ)", DELTAS, epsilon_gaussian(DELTAS, 1.0 / sigma), color="black"),
+    ]
+
+
+def order_traces(sigma, epsilon):
+    """log₁₀ of the δ bound at each order λ for the Gaussian, and the exact δ(ε)."""
+    rho = rdp_gaussian(ORDERS, sigma)
+    claim21 = np.array([delta_from_rdp([a], [r], epsilon, method="mironov") for a, r in zip(ORDERS, rho)])
+    improved = np.array([delta_from_rdp([a], [r], epsilon) for a, r in zip(ORDERS, rho)])
+    lam = 0.5 + epsilon * sigma**2
+    at_lam = delta_from_rdp([lam], [rdp_gaussian(lam, sigma)], epsilon, method="mironov")
+    exact = delta_gaussian(epsilon, 1.0 / sigma)
+    ends = ORDERS[[0, -1]]
+    return [
+        Trace("Claim 21 at order λ: e<sup>(λ−1)(ρ(λ)−ε)</sup>", ORDERS, np.log10(claim21), dash="dash"),
+        Trace("improved conversion at order λ", ORDERS, np.log10(improved)),
+        Trace("λ* = ½ + εσ²", np.array([lam]), np.log10(np.array([at_lam])), mode="markers", color="black"),
+        Trace("exact δ(ε)", ends, np.full(2, np.log10(exact)), dash="dot", color="black"),
+    ]
+
+
+def approximate_rdp_traces(order, mu):
+    """δ̂(ε̂) from (λ, λμ²/2)-RDP of the Gaussian: corrected and printed signs, against the exact δ(ε̂)."""
+    eps = float(rdp_gaussian(order, 1.0 / mu))
+    return [
+        Trace("δ̂, corrected: e<sup>−(λ−1)(ε̂−ε)</sup>(1−1/λ)<sup>λ−1</sup>/λ", EPS_HAT,
+              _log10(approximate_rdp_delta_hat(order, eps, EPS_HAT))),
+        Trace("δ̂ as printed in seed 002: e<sup>+(λ−1)(ε̂−ε)</sup>…", EPS_HAT,
+              _log10(approximate_rdp_delta_hat(order, eps, EPS_HAT, sign="seed")), dash="dash"),
+        Trace("exact δ(ε̂) of the Gaussian", EPS_HAT, _log10(delta_gaussian(EPS_HAT, mu)), color="black"),
+    ]
+
+
+EPSILON = Figure(
+    key="conversion-gaussian",
+    title="From RDP to (ε, δ): the Gaussian mechanism (Δ = 1; for k compositions use σ/√k)",
+    compute=epsilon_traces,
+    sliders=[Slider.logspace("sigma", "σ (noise; σ/√k after k compositions)", 0.5, 10.0, 31, 1.0)],
+    x_label="δ (log scale)",
+    y_label="ε (log scale)",
+    x_log=True,
+    y_log=True,
+    caption="Every conversion lies above the exact curve; Chernoff/Legendre coincides with Mironov on a grid.",
+)
+
+ORDER = Figure(
+    key="conversion-order",
+    title="Claim 21 order by order: the Gaussian's δ bound is smallest at λ* = ½ + εσ²",
+    compute=order_traces,
+    sliders=[
+        Slider("sigma", "σ (noise)", (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0), 2.5, log=True),
+        Slider("epsilon", "ε", (0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0), 1.5),
+    ],
+    x_label="order λ (log scale)",
+    y_label="log<sub>10</sub> δ",
+    x_log=True,
+    y_range=(-25.0, 0.5),
+)
+
+APPROXIMATE = Figure(
+    key="conversion-approx-rdp",
+    title="Approximate RDP conversion (S2-07): the sign of the exponent",
+    compute=approximate_rdp_traces,
+    sliders=[
+        Slider("order", "λ (order)", (1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0), 2.0, log=True),
+        Slider("mu", "μ = Δ/σ", (0.25, 0.5, 0.75, 1.0, 1.25, 1.5), 1.0),
+    ],
+    x_label="ε̂",
+    y_label="log<sub>10</sub> δ̂",
+    y_range=(-12.0, 0.3),
+    caption="The corrected bound stays above the exact curve; the printed one dips below it where ε̂ < ε.",
+)
+
+FIGURES = {f.key: f for f in (EPSILON, ORDER, APPROXIMATE)}

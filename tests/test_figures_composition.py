@@ -1,0 +1,128 @@
+"""The figures of chapters 2–4: at every slider position the plotted bounds lie above the plotted exact curves."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from dpnotes.figures import FIGURES
+from dpnotes.figures.composition import exact_epsilon_rr_composition
+
+
+def _positions(key):
+    fig = FIGURES[key]
+    names = [s.name for s in fig.sliders]
+    for combo in itertools.product(*[s.values for s in fig.sliders]):
+        params = dict(zip(names, combo))
+        yield params, {t.name: t for t in fig.traces(**params)}
+
+
+def _by_prefix(traces, prefix):
+    (t,) = [t for name, t in traces.items() if name.startswith(prefix)]
+    return t
+
+
+def _brute_force_delta_rr(eps0, k, eps):
+    """δ(ε) of k-fold ε₀ randomized response by enumerating all 2^k outcomes."""
+    p = 1.0 / (1.0 + np.exp(-eps0))
+    total = 0.0
+    for bits in itertools.product((0, 1), repeat=k):
+        j = sum(bits)
+        P = p**j * (1 - p) ** (k - j)
+        Q = (1 - p) ** j * p ** (k - j)
+        total += max(0.0, P - np.exp(eps) * Q)
+    return total
+
+
+@pytest.mark.parametrize("eps0,k,delta", [(0.1, 1, 1e-3), (0.3, 5, 1e-4), (0.5, 8, 1e-2), (1.0, 10, 1e-5)])
+def test_exact_rr_composition_against_enumeration(eps0, k, delta):
+    eps = exact_epsilon_rr_composition(eps0, k, delta)
+    assert _brute_force_delta_rr(eps0, k, eps) == pytest.approx(delta, rel=1e-9)
+    assert _brute_force_delta_rr(eps0, k, eps * (1 - 1e-6)) > delta  # smallest such ε
+
+
+def test_composition_pure_bounds_above_exact():
+    for params, tr in _positions("composition-pure"):
+        exact = _by_prefix(tr, "exact").y
+        for name, t in tr.items():
+            assert np.all(t.y >= exact * (1 - 1e-9)), (params, name)
+        assert np.all(_by_prefix(tr, "advanced = zCDP").y <= _by_prefix(tr, "advanced (S2-08)").y)
+
+
+def test_laplace_queries_tight_scale_spends_the_budget():
+    from dpnotes.composition import epsilon_advanced_composition
+
+    for params, tr in _positions("composition-laplace-queries"):
+        tight, seed = _by_prefix(tr, "advanced, tight"), _by_prefix(tr, "advanced, seed")
+        assert np.all(tight.y <= seed.y)
+        k = tight.x[-1]
+        eps = epsilon_advanced_composition(1 / tight.y[-1], k, params["delta"], form="zcdp")
+        assert eps == pytest.approx(params["epsilon"], rel=1e-9)
+
+
+def test_delta_prime_optimum_is_the_minimum():
+    for params, tr in _positions("composition-delta-prime"):
+        best = _by_prefix(tr, "optimal").y[0]
+        assert best <= np.min(_by_prefix(tr, "σ²(δ′)").y) * (1 + 1e-9)
+        assert best <= _by_prefix(tr, "δ′ = δ/2").y[0] * (1 + 1e-9)
+        if params["k"] >= 2:
+            assert _by_prefix(tr, "δ′ = δ/2").y[0] < _by_prefix(tr, "δ′ = δ₀").y[0]
+
+
+def test_conversion_gaussian_bounds_above_exact_and_chernoff_on_mironov():
+    for params, tr in _positions("conversion-gaussian"):
+        exact = _by_prefix(tr, "exact")
+        for name, t in tr.items():
+            ref = np.interp(np.log(t.x), np.log(exact.x), exact.y)
+            assert np.all(t.y >= ref * (1 - 1e-9)), (params, name)
+        mir, che = _by_prefix(tr, "Mironov"), _by_prefix(tr, "Chernoff")
+        np.testing.assert_allclose(che.y, np.interp(che.x, mir.x, mir.y), rtol=1e-9)
+        assert np.all(_by_prefix(tr, "improved").y <= mir.y)
+
+
+def test_conversion_order_marker_is_the_minimum_and_above_exact():
+    for params, tr in _positions("conversion-order"):
+        exact = _by_prefix(tr, "exact").y[0]
+        claim21 = _by_prefix(tr, "Claim 21").y
+        marker = _by_prefix(tr, "λ*").y[0]
+        assert np.all(claim21 >= exact - 1e-9)
+        assert np.all(_by_prefix(tr, "improved").y >= exact - 1e-9)
+        assert marker <= np.min(claim21) + 1e-12
+        assert marker >= exact - 1e-9
+
+
+def test_approximate_rdp_corrected_above_exact_printed_below_somewhere():
+    dips = 0
+    for params, tr in _positions("conversion-approx-rdp"):
+        exact = _by_prefix(tr, "exact").y
+        assert np.all(_by_prefix(tr, "δ̂, corrected").y >= exact - 1e-9), params
+        dips += bool(np.any(_by_prefix(tr, "δ̂ as printed").y < exact - 1e-6))
+    assert dips > 0
+
+
+def test_four_deltas_agree_and_tail_bound_is_above():
+    for params, tr in _positions("hypothesis-four-deltas"):
+        exact = _by_prefix(tr, "exact")
+        np.testing.assert_allclose(_by_prefix(tr, "P[Z > ε] −").y, exact.y, atol=1e-12)
+        for prefix in ("E[max", "∫"):
+            t = _by_prefix(tr, prefix)
+            np.testing.assert_allclose(t.y, np.interp(t.x, exact.x, exact.y), rtol=1e-8, atol=1e-14)
+        assert np.all(_by_prefix(tr, "upper bound").y >= exact.y)
+
+
+def test_pure_dp_bound_above_laplace_divergence():
+    for params, tr in _positions("hypothesis-pure-dp"):
+        d = _by_prefix(tr, "D<sub>α</sub>(Lap")
+        line = _by_prefix(tr, "½ε²α")
+        assert np.all(d.y <= line.y * (1 + 1e-12))
+        marks = _by_prefix(tr, "(α/8)")
+        np.testing.assert_allclose(marks.y, np.interp(marks.x, line.x, line.y), rtol=1e-9)
+
+
+def test_posterior_on_the_event_stays_below_the_bound():
+    exceeded = 0
+    for params, tr in _positions("hypothesis-posterior"):
+        bound = _by_prefix(tr, "bound").y[0]
+        assert np.all(_by_prefix(tr, "P[X = 1 ∧ E").y <= bound + 1e-12), params
+        exceeded += bool(np.any(_by_prefix(tr, "P[X = 1 |").y > bound))
+    assert exceeded > 0
