@@ -1,0 +1,535 @@
+r"""The ε (or δ) of DP-SGD by each accounting route of seed 004, side by side.
+
+DP-SGD with Poisson sampling rate q, noise multiplier σ (clip norm 1) and T
+steps releases T noisy gradient sums; each step is the *sampled Gaussian
+mechanism*. Its (ε, δ) can be bounded along several routes (seed 004,
+"Comparison among different methods", S4-17):
+
+``"route1"``
+    per-step (ε₀, δ₀) of the Gaussian mechanism → amplification by subsampling
+    for (ε, δ) → advanced composition over T steps;
+``"route2"``
+    RDP of the Gaussian *without* subsampling, α/(2σ²) per step, composed to
+    Tα/(2σ²) and converted with Mironov's formula (seed 004, Example 3);
+``"route3"``
+    the constant of Claim 26 at orders λ = c₂σ² and rate r = qσ/σ, composed and
+    converted as in Claim 28 (S4-13, S4-15) — only in the regime σ ≥ 1, qσ ≤ 1;
+``"rdp"``
+    the exact RDP of the sampled Gaussian on a grid of orders, composed ×T and
+    converted with the improved formula (the tight RDP route);
+``"rdp-mironov"``
+    the same with Mironov's conversion (what the published numbers used);
+``"pld"``
+    a certified upper bound from the numerically composed privacy loss
+    distribution (:mod:`dpnotes.pld`), the tightest of all.
+
+**How an RDP accountant computes (S4-16).** For each order α of a fixed grid
+(:data:`dpnotes.orders.DEFAULT_ORDERS`) it evaluates
+:math:`\log A_\alpha` with
+:math:`A_\alpha = \mathbb E_{z\sim\mathcal N(0,\sigma^2)}[(1-q+q e^{(2z-1)/(2\sigma^2)})^\alpha]`
+— the binomial sum of Claim 27 for integer α, a quadrature (or a two-sided
+series) for fractional α — so that one step is (α, log A_α/(α − 1))-RDP.
+Composition multiplies by T. To get ε from δ it evaluates
+ε(α) = Tρ(α) + log(1/δ)/(α − 1) (Mironov) or the improved
+Tρ(α) + log((α−1)/α) − (log δ + log α)/(α − 1) at every order and keeps the
+smallest; to get δ from ε it evaluates e^{(α−1)(Tρ(α)−ε)} (times the improved
+factor) and keeps the smallest. When the best order is the first or last of
+the grid a wider grid might do better, and :class:`OrderGridWarning` is raised.
+
+Steps and epochs: one epoch is 1/q steps in expectation, so
+``steps = ceil(epochs / q)`` (:func:`steps_from_epochs`, the rounding
+TensorFlow Privacy's ``compute_dp_sgd_privacy`` uses).
+
+Used in: book/06-dpsgd
+"""
+
+import math
+import warnings
+from functools import lru_cache
+
+import numpy as np
+from scipy import optimize
+
+from ._validation import (
+    check_count,
+    check_delta,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+)
+from .composition import epsilon_advanced_composition
+from .conversion import OrderGridWarning, delta_from_rdp, epsilon_from_rdp
+from .orders import DEFAULT_ORDERS
+from .privacy_loss import epsilon_gaussian
+from .subsampling import _log_a, rdp_subsampled_gaussian
+
+__all__ = [
+    "ROUTES",
+    "ROUTE3_ORDERS",
+    "route_applicable",
+    "steps_from_epochs",
+    "epochs_from_steps",
+    "rdp_route3",
+    "dpsgd_epsilon",
+    "dpsgd_delta",
+    "dpsgd_epsilon_routes",
+]
+
+#: The accounting routes, loosest first.
+ROUTES = ("route1", "route2", "route3", "rdp-mironov", "rdp", "pld")
+
+#: Orders λ at which route 3 evaluates the constant of Claim 26 (c₂ = λ/σ²).
+ROUTE3_ORDERS = np.array([1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0,
+                          48.0, 64.0, 96.0, 128.0, 256.0])
+# σ' grid of the sup defining C(c₁, c₂) (σ itself is always added).
+_ROUTE3_SIGMAS = np.geomspace(1.0, 300.0, 12)
+
+
+def _check_route(route):
+    if route not in ROUTES:
+        raise ValueError(f"route must be one of {ROUTES} (got {route!r})")
+
+
+def _check_common(q, sigma, steps):
+    q = float(check_probability(q, "q"))
+    sigma = float(check_positive(sigma, "sigma"))
+    steps = int(check_count(steps, "steps"))
+    return q, sigma, steps
+
+
+def steps_from_epochs(epochs, q):
+    r"""Number of DP-SGD steps for a number of epochs at sampling rate q.
+
+    .. math:: T = \lceil \text{epochs}/q \rceil
+
+    Parameters
+    ----------
+    epochs : float, > 0
+    q : float, q ∈ (0, 1]
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If epochs ≤ 0 or q ∉ (0, 1].
+
+    References
+    ----------
+    Seed 004 ("T := k/r"); TensorFlow Privacy, ``compute_dp_sgd_privacy``.
+
+    Examples
+    --------
+    >>> steps_from_epochs(60, 256 / 60000)
+    14063
+    >>> steps_from_epochs(100, 0.01)
+    10000
+    """
+    epochs = float(check_positive(epochs, "epochs"))
+    q = float(check_positive(check_probability(q, "q"), "q"))
+    # round first so that 100/0.01 = 10000.000000000002 does not become 10001
+    return int(math.ceil(round(epochs / q, 9)))
+
+
+def epochs_from_steps(steps, q):
+    r"""Number of epochs (expected passes over the data) of T steps at rate q: T·q.
+
+    .. math:: \text{epochs} = T q
+
+    Parameters
+    ----------
+    steps : int, T ≥ 1
+    q : float, q ∈ [0, 1]
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Seed 004 ("T := k/r").
+
+    Examples
+    --------
+    >>> epochs_from_steps(10000, 0.01)
+    100.0
+    """
+    return float(check_count(steps, "steps") * float(check_probability(q, "q")))
+
+
+def route_applicable(q, sigma, route):
+    r"""Whether ``route`` gives a number for (q, σ) (route 3 needs σ ≥ 1 and qσ ≤ 1).
+
+    .. math:: \text{route 3: } \sigma \ge 1,\quad c_1 = q\sigma \le 1
+
+    Routes 1, 2, "rdp" and "rdp-mironov" apply to every valid (q, σ); "pld" applies
+    when :mod:`dpnotes.pld` can be imported.
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+    route : str, one of :data:`ROUTES`
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        For an unknown route or q, σ out of range.
+
+    References
+    ----------
+    Seed 004, Claim 26 (S4-13) and Claim 28 (S4-15).
+
+    Examples
+    --------
+    >>> route_applicable(0.01, 4.0, "route3"), route_applicable(0.5, 4.0, "route3")
+    (True, False)
+    """
+    _check_route(route)
+    q = float(check_probability(q, "q"))
+    sigma = float(check_positive(sigma, "sigma"))
+    if route == "route3":
+        return sigma >= 1.0 and q * sigma <= 1.0
+    if route == "pld":
+        try:
+            from . import pld  # noqa: F401
+        except ImportError:
+            return False
+    return True
+
+
+def _require_route3(q, sigma):
+    if not (sigma >= 1.0 and q * sigma <= 1.0):
+        raise ValueError(
+            "route 3 (Claim 26/28) needs sigma >= 1 and q*sigma <= 1 (rate r <= c1/sigma with "
+            f"c1 = q*sigma <= 1); got q = {q:g}, sigma = {sigma:g}, q*sigma = {q * sigma:g}")
+
+
+# ----------------------------------------------------------------------------
+# Route 3: the constant of Claim 26
+# ----------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def _route3_log_c(q, sigma):
+    """log C(c₁, c₂_j) for c₁ = qσ and c₂_j = ROUTE3_ORDERS/σ² (batched over c₂ per σ')."""
+    c1 = q * sigma
+    c2 = ROUTE3_ORDERS / sigma ** 2
+    best = np.full(c2.size, -np.inf)
+    for sp in np.unique(np.append(_ROUTE3_SIGMAS, sigma)):
+        lam = c2 * sp * sp
+        ok = lam >= 1.01  # σ' ≥ σ₀ = max(1, c₁, √(1.01/c₂))
+        if not np.any(ok):
+            continue
+        r = c1 / sp
+        if r >= 1.0:  # r = 1: the plain Gaussian, G_λ = exp(λ(λ − 1)/(2σ'²))
+            log_g = lam[ok] * (lam[ok] - 1.0) / (2.0 * sp * sp)
+        else:
+            log_g = _log_a(lam[ok], r, sp)
+        best[ok] = np.maximum(best[ok], log_g)
+    best.setflags(write=False)
+    return best
+
+
+def rdp_route3(q, sigma):
+    r"""Route 3's per-step RDP at the orders :data:`ROUTE3_ORDERS`: log C(qσ, λ/σ²)/(λ − 1).
+
+    .. math:: \rho_3(\lambda) = \frac{\log C(c_1, c_2)}{\lambda - 1},\qquad c_1 = q\sigma,\
+              c_2 = \lambda/\sigma^2,\qquad
+              C(c_1, c_2) = \sup_{\sigma'\ge\sigma_0} G_{c_2\sigma'^2}\big((1-\tfrac{c_1}{\sigma'})\mu_0
+              + \tfrac{c_1}{\sigma'}\mu_1 \,\big\|\, \mu_0\big)
+
+    Claim 26 says: if r ≤ c₁/σ and λ ≤ c₂σ², the sampled Gaussian is
+    (λ, log C/(λ − 1))-RDP — the O(r²λ/σ²) of the seed, with the constant made
+    explicit. We take the smallest admissible c₁ = qσ and, for each order λ of
+    :data:`ROUTE3_ORDERS`, c₂ = λ/σ². The sup is the one of
+    :func:`dpnotes.subsampling.claim26_constant` (the tests check equality) over
+    12 log-spaced σ' ∈ [1, 300] plus σ itself: since σ is in the grid,
+    ρ₃ ≥ the exact RDP at σ; since the grid is finite, ρ₃ may be *smaller* than
+    what the true sup certifies (so route 3 is shown at its most favourable).
+    The seed derives Claim 26 from Conjecture 1, which is false in general
+    (S4-12, :func:`dpnotes.subsampling.conjecture1_counterexample`); its Part 1
+    (the worst pair is the one-dimensional mixture) does hold for the sampled
+    Gaussian (Mironov, Talwar & Zhang 2019), which is what this computation uses.
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+
+    Returns
+    -------
+    ndarray
+        ρ₃ at :data:`ROUTE3_ORDERS`.
+
+    Raises
+    ------
+    ValueError
+        Unless σ ≥ 1 and qσ ≤ 1 (the regime r = O(1/σ) with c₁ ≤ 1).
+
+    References
+    ----------
+    Seed 004, Claims 26 and 28 (S4-13, S4-15); Abadi et al. (2016), Lemma 3.
+
+    Examples
+    --------
+    >>> from dpnotes.subsampling import rdp_subsampled_gaussian
+    >>> rho3 = rdp_route3(0.01, 4.0)
+    >>> bool(np.all(rho3 >= rdp_subsampled_gaussian(ROUTE3_ORDERS, 0.01, 4.0)))
+    True
+    """
+    q = float(check_probability(q, "q"))
+    sigma = float(check_positive(sigma, "sigma"))
+    _require_route3(q, sigma)
+    if q == 0.0:
+        return np.zeros(ROUTE3_ORDERS.size)
+    return np.maximum(np.array(_route3_log_c(q, sigma)), 0.0) / (ROUTE3_ORDERS - 1.0)
+
+
+# ----------------------------------------------------------------------------
+# Route 1: per-step (ε₀, δ₀), subsampling, advanced composition
+# ----------------------------------------------------------------------------
+
+def _route1_eps_of_fraction(log_f, q, sigma, steps, delta):
+    """ε of route 1 when the composition slack is δ_s = f·δ and δ₀ = (1 − f)δ/(Tq)."""
+    f = np.exp(log_f)
+    d0 = (1.0 - f) * delta / (steps * q)
+    d0 = np.minimum(d0, 0.5)
+    eps0 = np.asarray(epsilon_gaussian(d0, 1.0 / sigma), float)
+    eps1 = np.log1p(q * np.expm1(eps0))
+    return np.asarray(epsilon_advanced_composition(eps1, steps, f * delta, form="zcdp"), float)
+
+
+def _route1_epsilon(q, sigma, steps, delta):
+    # grid over log f ∈ [log 1e-8, log(1 − 1e-8)], then a bounded Brent refinement
+    grid = np.log(np.concatenate([np.geomspace(1e-8, 0.5, 40), 1.0 - np.geomspace(0.5, 1e-8, 40)[1:]]))
+    vals = _route1_eps_of_fraction(grid, q, sigma, steps, delta)
+    i = int(np.argmin(vals))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    res = optimize.minimize_scalar(lambda x: float(_route1_eps_of_fraction(np.array([x]), q, sigma, steps, delta)[0]),
+                                   bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
+    return float(min(vals[i], res.fun))
+
+
+def _route1_delta(q, sigma, steps, epsilon):
+    """min over δ₀ of Tqδ₀ + δ_s, δ_s solving ε = ½Tε'² + ε'√(2T log 1/δ_s)."""
+    def total(log_d0):
+        d0 = np.exp(log_d0)
+        eps0 = np.asarray(epsilon_gaussian(np.minimum(d0, 0.5), 1.0 / sigma), float)
+        e1 = np.log1p(q * np.expm1(eps0))
+        slack = epsilon - 0.5 * steps * e1 ** 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_ds = np.where((slack > 0) & (e1 > 0), -(slack / np.where(e1 > 0, e1, 1.0)) ** 2 / (2.0 * steps),
+                              np.where(e1 == 0, -np.inf, 0.0))
+        return np.minimum(steps * q * d0 + np.exp(log_ds), 1.0)
+
+    grid = np.linspace(np.log(1e-300), np.log(0.5), 240)
+    vals = total(grid)
+    i = int(np.argmin(vals))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    res = optimize.minimize_scalar(lambda x: float(total(np.array([x]))[0]), bounds=(lo, hi),
+                                   method="bounded", options={"xatol": 1e-8})
+    return float(min(vals[i], res.fun))
+
+
+# ----------------------------------------------------------------------------
+# Public API
+# ----------------------------------------------------------------------------
+
+def _orders(orders):
+    return DEFAULT_ORDERS if orders is None else np.asarray(orders, float)
+
+
+def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
+    r"""ε at δ of DP-SGD (Poisson rate q, noise multiplier σ, T steps) along one route.
+
+    .. math::
+        \text{route 1: } \varepsilon = \min_{\delta_0}\ \tfrac12 T\varepsilon'^2
+            + \varepsilon'\sqrt{2T\log(1/\delta_s)},\quad
+            \varepsilon' = \log\big(1 + q(e^{\varepsilon_0(\delta_0)} - 1)\big),\
+            \delta = Tq\delta_0 + \delta_s;\\
+        \text{route 2: } \varepsilon = \min_\alpha \frac{T\alpha}{2\sigma^2} + \frac{\log(1/\delta)}{\alpha - 1};\qquad
+        \text{rdp: } \varepsilon = \min_\alpha T\rho_q(\alpha) + \log\frac{\alpha-1}{\alpha}
+            - \frac{\log\delta + \log\alpha}{\alpha-1}.
+
+    * ``"route1"``: ε₀(δ₀) is the *exact* ε of one Gaussian step
+      (:func:`dpnotes.privacy_loss.epsilon_gaussian`, μ = 1/σ); amplification by
+      subsampling gives (ε', qδ₀); advanced composition of T (ε', qδ₀)-DP
+      steps (the ½kε² form, :func:`dpnotes.composition.epsilon_advanced_composition`)
+      gives (ε, Tqδ₀ + δ_s). The split of δ between Tqδ₀ and the slack δ_s is
+      optimised numerically: a grid of 79 fractions δ_s/δ ∈ [10⁻⁸, 1 − 10⁻⁸]
+      (log-spaced towards both ends), then a bounded Brent search between the
+      neighbours of the best grid point.
+    * ``"route2"``: every step is at most as private as the full Gaussian
+      (subsampling never hurts), so T steps are (α, Tα/(2σ²))-RDP; Mironov's
+      conversion over the orders. (The seed's Route 2 composes k = epochs
+      full-batch steps instead — a different algorithm; see the chapter.)
+    * ``"route3"``: :func:`rdp_route3` composed ×T, Mironov's conversion over
+      :data:`ROUTE3_ORDERS` (this is Claim 28's Chernoff step at the best order
+      λ = c₂σ²). Raises unless σ ≥ 1 and qσ ≤ 1.
+    * ``"rdp"`` / ``"rdp-mironov"``: T·:func:`dpnotes.subsampling.rdp_subsampled_gaussian`
+      on ``orders``, improved / Mironov conversion.
+    * ``"pld"``: :func:`dpnotes.pld.dpsgd_epsilon_pld` (``orders`` ignored).
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+    steps : int, T ≥ 1
+    delta : float, δ ∈ (0, 1)
+    route : str, one of :data:`ROUTES`
+    orders : array, optional
+        Grid of orders for the RDP routes (default :data:`dpnotes.orders.DEFAULT_ORDERS`).
+
+    Returns
+    -------
+    float
+        ε ≥ 0 (finite).
+
+    Raises
+    ------
+    ValueError
+        For parameters out of range, an unknown route, or route 3 outside its regime.
+
+    Warns
+    -----
+    OrderGridWarning
+        When the best order is at the edge of the grid (RDP routes).
+
+    References
+    ----------
+    Seed 004, "Comparison among different methods" (S4-17), Example 3, Claims 26
+    and 28 (S4-13, S4-15), the TensorFlow Privacy section (S4-16); seed 003,
+    moments accountant (S3-07); Abadi et al. (2016); Mironov, Talwar & Zhang (2019).
+
+    Examples
+    --------
+    >>> round(dpsgd_epsilon(0.01, 4.0, 10000, 1e-5, route="rdp-mironov"), 4)
+    1.2584
+    >>> round(dpsgd_epsilon(0.01, 4.0, 10000, 1e-5, route="rdp"), 4)
+    1.0355
+    """
+    _check_route(route)
+    q, sigma, steps = _check_common(q, sigma, steps)
+    delta = float(check_delta(delta))
+    if route == "pld":
+        from .pld import dpsgd_epsilon_pld  # lazy: the PLD module is optional here
+        return float(dpsgd_epsilon_pld(q, sigma, steps, delta))
+    if q == 0.0:
+        return 0.0
+    if route == "route1":
+        return _route1_epsilon(q, sigma, steps, delta)
+    if route == "route3":
+        _require_route3(q, sigma)
+        return float(epsilon_from_rdp(ROUTE3_ORDERS, steps * rdp_route3(q, sigma), delta, method="mironov"))
+    orders = _orders(orders)
+    if route == "route2":
+        return float(epsilon_from_rdp(orders, steps * orders / (2.0 * sigma ** 2), delta, method="mironov"))
+    rho = steps * rdp_subsampled_gaussian(orders, q, sigma)
+    method = "mironov" if route == "rdp-mironov" else "improved"
+    return float(epsilon_from_rdp(orders, rho, delta, method=method))
+
+
+def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
+    r"""δ at ε of DP-SGD along one route (δ is the seed's preferred metric, S4-17).
+
+    .. math::
+        \text{route 1: } \delta = \min_{\delta_0}\ Tq\delta_0 + \exp\Big(-\frac{(\varepsilon - \tfrac12 T\varepsilon'^2)^2}
+            {2T\varepsilon'^2}\Big);\qquad
+        \text{RDP routes: } \delta = \min_\alpha e^{(\alpha-1)(T\rho(\alpha) - \varepsilon)}\ (\times\text{improved factor})
+
+    Same routes as :func:`dpsgd_epsilon`; route 1 inverts the ½kε² form of
+    advanced composition for the slack δ_s (which must satisfy ε > ½Tε'²,
+    otherwise the δ₀ is discarded) and minimises Tqδ₀ + δ_s over δ₀ (grid of
+    240 log-spaced δ₀ ∈ [10⁻³⁰⁰, ½], then bounded Brent).
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+    steps : int, T ≥ 1
+    epsilon : float, ε ≥ 0
+    route : str, one of :data:`ROUTES`
+    orders : array, optional
+
+    Returns
+    -------
+    float
+        δ ∈ [0, 1].
+
+    Raises
+    ------
+    ValueError
+        As :func:`dpsgd_epsilon`.
+
+    References
+    ----------
+    Seed 004, S4-16 and S4-17; Mironov (2017), Prop. 3; Canonne, Kamath & Steinke (2020).
+
+    Examples
+    --------
+    >>> d = dpsgd_delta(0.01, 4.0, 10000, 1.0355, route="rdp")
+    >>> bool(9.9e-6 < d < 1.01e-5)
+    True
+    """
+    _check_route(route)
+    q, sigma, steps = _check_common(q, sigma, steps)
+    epsilon = float(check_nonnegative(epsilon, "epsilon"))
+    if route == "pld":
+        from .pld import dpsgd_delta_pld
+        return float(dpsgd_delta_pld(q, sigma, steps, epsilon))
+    if q == 0.0:
+        return 0.0
+    if route == "route1":
+        return _route1_delta(q, sigma, steps, epsilon)
+    if route == "route3":
+        _require_route3(q, sigma)
+        return float(delta_from_rdp(ROUTE3_ORDERS, steps * rdp_route3(q, sigma), epsilon, method="mironov"))
+    orders = _orders(orders)
+    if route == "route2":
+        return float(delta_from_rdp(orders, steps * orders / (2.0 * sigma ** 2), epsilon, method="mironov"))
+    rho = steps * rdp_subsampled_gaussian(orders, q, sigma)
+    method = "mironov" if route == "rdp-mironov" else "improved"
+    return float(delta_from_rdp(orders, rho, epsilon, method=method))
+
+
+def dpsgd_epsilon_routes(q, sigma, steps, delta, orders=None, routes=None):
+    r"""ε at δ of DP-SGD along every applicable route, as a dict ``{route: ε}``.
+
+    .. math:: \{\,r \mapsto \varepsilon_r(q, \sigma, T, \delta) : r \in \text{routes},\ r \text{ applicable}\,\}
+
+    Routes that do not apply (route 3 outside σ ≥ 1, qσ ≤ 1; "pld" when its
+    module is missing) are left out; :class:`OrderGridWarning` is passed on.
+
+    Parameters
+    ----------
+    q, sigma, steps, delta : as :func:`dpsgd_epsilon`
+    orders : array, optional
+    routes : sequence of str, optional
+        Default: all of :data:`ROUTES` except "pld" (which costs seconds).
+
+    Returns
+    -------
+    dict
+
+    References
+    ----------
+    Seed 004, S4-17.
+
+    Examples
+    --------
+    >>> r = dpsgd_epsilon_routes(0.01, 4.0, 10000, 1e-5)
+    >>> sorted(r, key=r.get, reverse=True)[-1]
+    'rdp'
+    """
+    routes = tuple(r for r in ROUTES if r != "pld") if routes is None else tuple(routes)
+    out = {}
+    for r in routes:
+        if route_applicable(q, sigma, r):
+            out[r] = dpsgd_epsilon(q, sigma, steps, delta, route=r, orders=orders)
+    return out

@@ -1,0 +1,79 @@
+"""Figures of the subsampling and DP-SGD chapters against the package."""
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+from dpnotes.conversion import OrderGridWarning
+from dpnotes.dpsgd import dpsgd_epsilon, route_applicable
+from dpnotes.figures import FIGURES
+from dpnotes.figures import dpsgd as fd
+from dpnotes.figures import subsampling as fs
+from dpnotes.subsampling import rdp_subsampled_gaussian
+
+
+def positions(fig):
+    names = [s.name for s in fig.sliders]
+    for combo in itertools.product(*[s.values for s in fig.sliders]):
+        yield dict(zip(names, combo))
+
+
+@pytest.mark.parametrize("key", ["dpsgd-epochs", "dpsgd-sigma"])
+def test_s4_17_every_route_is_above_the_tightest_curve_at_every_position(key):
+    fig = FIGURES[key]
+    for params in positions(fig):
+        traces = fig.traces(**params)
+        tight = traces[-1]
+        assert "tightest" in tight.name
+        for tr in traces[:-1]:
+            assert np.array_equal(tr.x, tight.x)
+            assert np.all(np.isfinite(tr.y))
+            assert np.all(tr.y >= tight.y * (1 - 1e-12)), (key, params, tr.name)
+
+
+def test_s4_17_plotted_routes_match_the_package():
+    q, sigma = 0.01, 4.0
+    traces = FIGURES["dpsgd-epochs"].traces(q=q, sigma=sigma)
+    names = ["route1", "route2", "route3", "rdp-mironov", "rdp"]
+    for i in [0, 7, 19]:
+        steps = int(np.ceil(round(fd.EPOCHS[i] / q, 9)))
+        for name, tr in zip(names, traces):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", OrderGridWarning)
+                ref = dpsgd_epsilon(q, sigma, steps, fd.DELTA, route=name)
+            ref = min(ref, fd.CAP)
+            if name == "route1":  # grid over δ₀: never below the optimised split, within 1 %
+                assert ref * (1 - 1e-9) <= tr.y[i] <= ref * 1.01
+            else:
+                assert tr.y[i] == pytest.approx(ref, rel=1e-10)
+
+
+def test_s4_15_route3_drawn_at_the_cap_where_it_does_not_apply():
+    traces = FIGURES["dpsgd-sigma"].traces(q=0.1, delta=1e-5)
+    r3 = traces[2]
+    for s, y in zip(r3.x, r3.y):
+        if not route_applicable(0.1, s, "route3"):
+            assert y == fd.CAP
+
+
+def test_s4_09_subsampling_figure_orders_exact_below_claim24():
+    fig = FIGURES["subsampling-rdp"]
+    for params in positions(fig):
+        gauss, claim24, relaxed, exact = fig.traces(**params)
+        assert np.all(exact.y <= claim24.y * (1 + 1e-9))
+        assert np.all(claim24.y <= relaxed.y * (1 + 1e-9))
+        assert np.all(exact.y <= gauss.y * (1 + 1e-9))
+    q, s = 0.01, 2.0
+    np.testing.assert_allclose(fig.traces(q=q, sigma=s)[3].y, rdp_subsampled_gaussian(fs.ORDERS, q, s), rtol=1e-12)
+
+
+def test_s4_11_scaling_figure_slopes():
+    fig = FIGURES["subsampling-scaling"]
+    claim24, asym, exact = fig.traces(order=4.0, sigma=4.0)
+    small = fs.RATES < 1e-3
+    slope = lambda tr: np.diff(np.log(tr.y[small])) / np.diff(np.log(fs.RATES[small]))  # noqa: E731
+    assert np.allclose(slope(claim24), 1.0, atol=1e-3)
+    assert np.allclose(slope(exact), 2.0, atol=1e-3)
+    np.testing.assert_allclose(exact.y[small], asym.y[small], rtol=0.01)
