@@ -1,0 +1,278 @@
+r"""Joint differential privacy, computed exactly on tiny discrete instances.
+
+A mechanism M gives each of N agents its own output, M(D) = (y₁, …, y_N).
+It is (ε, δ)-**jointly** DP if, for every agent i and every pair of data sets
+differing only in agent i's record, the outputs to the *other* agents,
+M(D)₋ᵢ, satisfy the (ε, δ) inequality. Agent i's own output may depend on its
+record arbitrarily: that is what makes personalised outputs (an individual
+recommendation, a route, a price) possible. Standard DP of the whole output
+vector (y₁, …, y_N) is impossible for such mechanisms: y_i reveals x_i.
+
+Seed 002 writes the neighbouring sets as "z ∪ D₋z" and "z′ ∪ D₋z" with the
+agent index i separate; the intended reading is that z and z′ are agent i's
+two possible records and the rest of the data, D₋ᵢ, is fixed.
+
+Mechanisms here are functions from a tuple of records (each in a finite
+domain) to a pmf over output tuples, as a dict {output tuple: probability}.
+
+Used in: book/10-lower-bounds-and-open-questions
+"""
+
+import itertools
+
+import numpy as np
+
+from ._validation import check_count, check_nonnegative, check_probability
+
+__all__ = [
+    "own_record_mechanism",
+    "noisy_count_mechanism",
+    "view_pmf",
+    "privacy_profile",
+    "joint_dp_epsilon",
+    "full_output_epsilon",
+]
+
+
+def own_record_mechanism(records):
+    r"""Each agent receives its own record: yᵢ = xᵢ (deterministic).
+
+    .. math:: \Pr[M(x) = y] = \mathbb 1\{y = x\}
+
+    Parameters
+    ----------
+    records : tuple of int
+
+    Returns
+    -------
+    dict {output tuple: probability}
+
+    References
+    ----------
+    Seed 002, §6 (S2-09): the simplest mechanism that is jointly DP (ε = 0) but not DP.
+
+    Examples
+    --------
+    >>> own_record_mechanism((0, 1))
+    {((0,), (1,)): 1.0}
+    """
+    return {tuple((int(r),) for r in records): 1.0}
+
+
+def noisy_count_mechanism(p):
+    r"""Each agent receives (its own bit, a randomized-response count of all bits).
+
+    Every bit is flipped independently with probability 1 − p; the noisy count
+    s = Σⱼ RRₚ(xⱼ) is shared by all agents: yᵢ = (xᵢ, s).
+
+    .. math:: \Pr[s \mid x] = \Pr\Big[\sum_j B_j = s\Big],\quad B_j \sim \mathrm{Bernoulli}\big(p\,x_j + (1-p)(1-x_j)\big)
+
+    Parameters
+    ----------
+    p : float, p ∈ [1/2, 1] (probability of reporting a bit truthfully)
+
+    Returns
+    -------
+    callable: records (tuple of bits) → dict {output tuple: probability}
+
+    Raises
+    ------
+    ValueError
+        If p ∉ [1/2, 1].
+
+    References
+    ----------
+    Seed 002, §6 (S2-09). Jointly log(p/(1 − p))-DP (one bit's randomized response
+    is the only channel from xᵢ to the others' view), never DP as a whole.
+
+    Examples
+    --------
+    >>> pmf = noisy_count_mechanism(0.75)((1, 0))
+    >>> round(sum(pmf.values()), 12), len(pmf)
+    (1.0, 3)
+    """
+    p = float(check_probability(p, "p"))
+    if p < 0.5:
+        raise ValueError(f"p must be in [0.5, 1] (got {p})")
+
+    def mech(records):
+        bits = [int(r) for r in records]
+        dist = np.array([1.0])
+        for b in bits:
+            one = p if b else 1.0 - p
+            dist = np.convolve(dist, [1.0 - one, one])
+        return {tuple((b, s) for b in bits): float(w) for s, w in enumerate(dist) if w > 0}
+
+    return mech
+
+
+def view_pmf(pmf, exclude=None):
+    r"""The pmf of the outputs to all agents except ``exclude`` (the marginal of y₋ᵢ).
+
+    .. math:: \Pr[M(x)_{-i} = v] = \sum_{y:\ y_{-i} = v} \Pr[M(x) = y]
+
+    Parameters
+    ----------
+    pmf : dict {output tuple: probability}
+    exclude : int or None (None: the whole output)
+
+    Returns
+    -------
+    dict {view tuple: probability}
+
+    Examples
+    --------
+    >>> view_pmf({((0,), (1,)): 0.5, ((1,), (1,)): 0.5}, exclude=0)
+    {((1,),): 1.0}
+    """
+    out = {}
+    for y, w in pmf.items():
+        v = y if exclude is None else y[:exclude] + y[exclude + 1:]
+        out[v] = out.get(v, 0.0) + w
+    return out
+
+
+def privacy_profile(p_view, q_view, epsilon):
+    r"""The hockey-stick divergence δ(ε) = Σ_v max(0, P(v) − e^ε Q(v)), and D_∞(P‖Q).
+
+    .. math:: \delta(\varepsilon) = \sup_E\ P(E) - e^\varepsilon Q(E) = \sum_v \big(P(v) - e^\varepsilon Q(v)\big)_+
+
+    Parameters
+    ----------
+    p_view, q_view : dict {outcome: probability}
+    epsilon : float, ε ≥ 0
+
+    Returns
+    -------
+    delta : float
+    max_divergence : float (inf when P puts mass where Q has none)
+
+    Raises
+    ------
+    ValueError
+        If ε < 0.
+
+    Examples
+    --------
+    >>> privacy_profile({0: 0.75, 1: 0.25}, {0: 0.25, 1: 0.75}, 0.0)
+    (0.5, 1.0986122886681098)
+    """
+    eps = float(check_nonnegative(epsilon, "epsilon"))
+    keys = set(p_view) | set(q_view)
+    delta, dmax = 0.0, -np.inf
+    for v in keys:
+        a, b = p_view.get(v, 0.0), q_view.get(v, 0.0)
+        delta += max(0.0, a - np.exp(eps) * b)
+        if a > 0:
+            dmax = max(dmax, np.inf if b == 0 else float(np.log(a / b)))
+    return float(delta), float(dmax)
+
+
+def _neighbours(n_agents, domain):
+    for x in itertools.product(range(domain), repeat=n_agents):
+        for i in range(n_agents):
+            for z in range(domain):
+                if z != x[i]:
+                    yield i, x, x[:i] + (z,) + x[i + 1:]
+
+
+def joint_dp_epsilon(mechanism, n_agents, domain=2, delta=0.0):
+    r"""The smallest ε such that ``mechanism`` is (ε, δ)-jointly DP, by enumeration.
+
+    .. math:: \varepsilon_{\text{joint}}(\delta) = \max_{i,\ x \sim_i x'}\ \inf\{\varepsilon :
+              \Pr[M(x)_{-i}\in E] \le e^\varepsilon \Pr[M(x')_{-i}\in E] + \delta\ \forall E\}
+
+    Parameters
+    ----------
+    mechanism : callable, records tuple → pmf dict
+    n_agents : int, ≥ 2
+    domain : int, ≥ 2 (records are 0, …, domain − 1)
+    delta : float, δ ∈ [0, 1)
+
+    Returns
+    -------
+    float (inf if no finite ε works)
+
+    Raises
+    ------
+    ValueError
+        On parameters outside their ranges.
+
+    References
+    ----------
+    Seed 002, §6, eq. (.8) (S2-09); Kearns, Pai, Roth and Ullman (2014).
+
+    Examples
+    --------
+    >>> joint_dp_epsilon(own_record_mechanism, 3)
+    0.0
+    """
+    return _epsilon(mechanism, n_agents, domain, delta, joint=True)
+
+
+def full_output_epsilon(mechanism, n_agents, domain=2, delta=0.0):
+    r"""The smallest ε such that the whole output vector is (ε, δ)-DP, by enumeration.
+
+    .. math:: \varepsilon_{\text{full}}(\delta) = \max_{x \sim x'}\ \inf\{\varepsilon :
+              \Pr[M(x)\in E] \le e^\varepsilon \Pr[M(x')\in E] + \delta\ \forall E\}
+
+    Parameters
+    ----------
+    mechanism : callable, records tuple → pmf dict
+    n_agents : int, ≥ 1
+    domain : int, ≥ 2
+    delta : float, δ ∈ [0, 1)
+
+    Returns
+    -------
+    float (inf if no finite ε works)
+
+    Raises
+    ------
+    ValueError
+        On parameters outside their ranges.
+
+    References
+    ----------
+    Seed 002, §6 (S2-09): standard DP of the whole output.
+
+    Examples
+    --------
+    >>> full_output_epsilon(own_record_mechanism, 3)
+    inf
+    """
+    return _epsilon(mechanism, n_agents, domain, delta, joint=False)
+
+
+def _epsilon(mechanism, n_agents, domain, delta, joint):
+    n_agents = int(check_count(n_agents, "n_agents", minimum=2 if joint else 1))
+    domain = int(check_count(domain, "domain", minimum=2))
+    delta = float(check_nonnegative(delta, "delta"))
+    if delta >= 1:
+        raise ValueError(f"delta must be in [0, 1) (got {delta})")
+    cache = {}
+    worst = 0.0
+    for i, x, x2 in _neighbours(n_agents, domain):
+        for rec in (x, x2):
+            if rec not in cache:
+                cache[rec] = mechanism(rec)
+        ex = i if joint else None
+        p, q = view_pmf(cache[x], ex), view_pmf(cache[x2], ex)
+        d0, dmax = privacy_profile(p, q, 0.0)
+        if d0 <= delta:
+            continue
+        if delta == 0.0:
+            worst = max(worst, dmax)
+            continue
+        if not np.isfinite(dmax):
+            # δ(ε) decreases to the mass P puts where Q has none
+            gap = sum(w for v, w in p.items() if q.get(v, 0.0) == 0.0)
+            if gap > delta:
+                return float("inf")
+            dmax = 50.0
+        lo, hi = 0.0, dmax
+        for _ in range(100):  # bisection: δ(ε) is non-increasing
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if privacy_profile(p, q, mid)[0] > delta else (lo, mid)
+        worst = max(worst, hi)
+    return float(worst)

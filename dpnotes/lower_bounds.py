@@ -1,0 +1,297 @@
+r"""The correlation–variance dichotomy (fingerprinting lemma), computed exactly.
+
+Let P ~ U[0, 1] and, given P, let X₁, …, Xₙ be i.i.d. Bernoulli(P). For every
+f : {0, 1}ⁿ → [0, 1] (randomised f allowed)
+
+.. math:: \underbrace{\mathbb E\Big[(f(X) - P)\sum_i (X_i - P)\Big]}_{\text{correlation}}
+          + \underbrace{\mathbb E_P\big[(\mathbb E_X[f(X)] - P)^2\big]}_{\text{squared bias}} \ \ge\ \frac1{12}.
+
+Either f correlates with the data (so the data can be traced from its
+output), or it is far from P. Seed 002 prints the second term as
+"E_P[E_X[f(X) − X̄]²]"; read as the square of the inner expectation it is the
+squared bias above (E_X[X̄ | P] = P), the sharp form: equality holds for f ≡ 1/2.
+Steinke's form with the mean squared error E[(f(X) − P)²] ≥ squared bias is
+weaker and also true; the literal reading E_P E_X[(f(X) − X̄)²] is true too, and
+strictly above 1/12 for every finite n (:func:`fingerprinting_minimum`).
+The seed also writes f : {0,1}^d for f : {0,1}^n.
+
+Everything is computed exactly for small n: given k = Σ Xᵢ, P has the Beta(k+1,
+n−k+1) law and k is uniform on {0, …, n}, so every term is a finite sum of
+Beta integrals (evaluated with mpmath); a Monte Carlo route with confidence
+intervals is the independent check.
+
+Used in: book/10-lower-bounds-and-open-questions
+"""
+
+import numpy as np
+import mpmath as mp
+
+from ._validation import check_count, check_positive
+
+__all__ = [
+    "estimator_moments",
+    "fingerprinting_terms",
+    "fingerprinting_monte_carlo",
+    "fingerprinting_minimum",
+]
+
+ESTIMATORS = ("mean", "median", "half", "dp-mean")
+FORMS = ("bias", "mse", "literal")
+
+
+def _check_estimator(estimator):
+    if estimator not in ESTIMATORS:
+        raise ValueError(f"estimator must be one of {ESTIMATORS} (got {estimator!r})")
+
+
+def estimator_moments(n, estimator="mean", epsilon=1.0):
+    r"""First and second moments of f(X) given k = Σ Xᵢ, for k = 0, …, n.
+
+    mean: f = k/n; median: the median of the bits (1/2 at a tie); half: f ≡ 1/2;
+    dp-mean: f = clip(k/n + Lap(b), 0, 1) with b = 1/(nε) (ε-DP), whose moments are
+
+    .. math:: \mathbb E f = m + \tfrac b2\big(e^{-m/b} - e^{-(1-m)/b}\big),\qquad
+              \mathbb E f^2 = m^2 + 2b^2 - b^2e^{-m/b} - (b + b^2)e^{-(1-m)/b},\quad m = k/n.
+
+    Parameters
+    ----------
+    n : int, ≥ 1
+    estimator : {"mean", "median", "half", "dp-mean"}
+    epsilon : float, ε > 0 (dp-mean only)
+
+    Returns
+    -------
+    m1, m2 : ndarray, shape (n + 1,)
+
+    Raises
+    ------
+    ValueError
+        If n is not a positive integer, ε ≤ 0 or the estimator is unknown.
+
+    References
+    ----------
+    Seed 002, §7.1 (S2-10); the clipped Laplace moments are integrals of the Laplace tail.
+
+    Examples
+    --------
+    >>> m1, m2 = estimator_moments(3, "median")
+    >>> m1.tolist(), bool(np.all(m1 == m2))
+    ([0.0, 0.0, 1.0, 1.0], True)
+    """
+    n = int(check_count(n, "n"))
+    _check_estimator(estimator)
+    k = np.arange(n + 1, dtype=float)
+    m = k / n
+    if estimator == "mean":
+        return m, m**2
+    if estimator == "median":
+        f = np.where(2 * k > n, 1.0, np.where(2 * k == n, 0.5, 0.0))
+        return f, f**2
+    if estimator == "half":
+        return np.full(n + 1, 0.5), np.full(n + 1, 0.25)
+    b = 1.0 / (n * float(check_positive(epsilon, "epsilon")))
+    lo, hi = np.exp(-m / b), np.exp(-(1.0 - m) / b)
+    m1 = m + 0.5 * b * (lo - hi)
+    m2 = m * m + 2 * b * b - b * b * lo - (b + b * b) * hi
+    return m1, m2
+
+
+def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
+    r"""The terms of the correlation–variance dichotomy, exactly (Beta integrals, mpmath).
+
+    .. math::
+        \mathrm{corr} = \frac{1}{n+1}\sum_{k=0}^n \Big(\bar f_k\,(k - n a_k) - (k a_k - n b_k)\Big),\quad
+        \mathrm{mse} = \frac{1}{n+1}\sum_k \big(\overline{f^2}_k - 2\bar f_k a_k + b_k\big),
+
+    .. math::
+        \mathrm{bias}^2 = \int_0^1 (g(p) - p)^2\,dp,\quad g(p) = \sum_k \bar f_k\binom nk p^k(1-p)^{n-k},
+
+    with a_k = E[P | k] = (k+1)/(n+2), b_k = E[P² | k] = (k+1)(k+2)/((n+2)(n+3)),
+    ∫g² = Σ_{k,l} f̄_k f̄_l C(n,k)C(n,l) B(k+l+1, 2n−k−l+1) and ∫gp = Σ_k f̄_k C(n,k) B(k+2, n−k+1);
+    "literal" is E[(f(X) − X̄)²] (the seed's second term read literally).
+
+    Parameters
+    ----------
+    n : int, ≥ 1
+    estimator : {"mean", "median", "half", "dp-mean"}
+    epsilon : float, ε > 0 (dp-mean)
+    dps : int, mpmath decimal digits
+
+    Returns
+    -------
+    dict with float entries "correlation", "bias2", "mse", "literal",
+    "lhs" (= correlation + bias2, the sharp form), "lhs_mse" (= correlation + mse)
+    and "lhs_literal" (= correlation + literal)
+
+    Raises
+    ------
+    ValueError
+        As :func:`estimator_moments`.
+
+    References
+    ----------
+    Seed 002, §7.1, eq. (.9) (S2-10); Steinke and Ullman (2017), "Tight lower bounds
+    for differentially private selection", the fingerprinting lemma; Bun, Steinke
+    and Ullman (2017).
+
+    Examples
+    --------
+    >>> t = fingerprinting_terms(4, "half")
+    >>> abs(t["correlation"]) < 1e-25, round(t["lhs"], 12), round(1 / 12, 12)  # f ≡ 1/2: equality
+    (True, 0.083333333333, 0.083333333333)
+    >>> round(fingerprinting_terms(4, "mean")["correlation"], 12)  # E[P(1 − P)] = 1/6
+    0.166666666667
+    """
+    m1, m2 = estimator_moments(n, estimator, epsilon)
+    n = int(n)
+    with mp.workdps(int(dps)):
+        f1 = [mp.mpf(float(v)) for v in m1]
+        f2 = [mp.mpf(float(v)) for v in m2]
+        w = mp.mpf(1) / (n + 1)
+        corr = mse = lit = mp.mpf(0)
+        for k in range(n + 1):
+            a = mp.mpf(k + 1) / (n + 2)
+            b = mp.mpf((k + 1) * (k + 2)) / ((n + 2) * (n + 3))
+            corr += w * (f1[k] * (k - n * a) - (k * a - n * b))
+            mse += w * (f2[k] - 2 * f1[k] * a + b)
+            xbar = mp.mpf(k) / n
+            lit += w * (f2[k] - 2 * f1[k] * xbar + xbar**2)
+        c = [mp.binomial(n, k) for k in range(n + 1)]
+        gg = mp.fsum(f1[k] * f1[l] * c[k] * c[l] * mp.beta(k + l + 1, 2 * n - k - l + 1)
+                     for k in range(n + 1) for l in range(n + 1))
+        gp = mp.fsum(f1[k] * c[k] * mp.beta(k + 2, n - k + 1) for k in range(n + 1))
+        bias2 = max(gg - 2 * gp + mp.mpf(1) / 3, mp.mpf(0))  # an integral of a square (rounding only)
+        out = dict(correlation=corr, bias2=bias2, mse=mse, literal=lit,
+                   lhs=corr + bias2, lhs_mse=corr + mse, lhs_literal=corr + lit)
+        return {key: float(v) + 0.0 for key, v in out.items()}
+
+
+def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000, seed=0):
+    r"""Monte Carlo estimates of the dichotomy's terms with 95% confidence half-widths.
+
+    Draws P ~ U[0,1], k ~ Bin(n, P) and f (with its Laplace noise for dp-mean), and
+    averages (f − P)(k − nP) and (f − P)²; the squared bias averages
+    (g(P) − P)² over P with g(P) = E[f | P] summed exactly over k.
+
+    .. math:: \widehat{\mathrm{corr}} = \frac1S\sum_s (f_s - P_s)(k_s - nP_s) \pm 1.96\,\widehat{\mathrm{sd}}/\sqrt S
+
+    Parameters
+    ----------
+    n : int, ≥ 1
+    estimator : {"mean", "median", "half", "dp-mean"}
+    epsilon : float, ε > 0 (dp-mean)
+    samples : int, ≥ 2
+    seed : int
+
+    Returns
+    -------
+    dict: "correlation", "bias2", "mse", "lhs" → (estimate, half-width)
+
+    Raises
+    ------
+    ValueError
+        As :func:`estimator_moments`, or samples < 2.
+
+    References
+    ----------
+    Seed 002, §7.1 (S2-10).
+
+    Examples
+    --------
+    >>> est, hw = fingerprinting_monte_carlo(5, "half", samples=20000)["lhs"]
+    >>> abs(est - 1 / 12) < 3 * hw
+    True
+    """
+    from scipy.stats import binom
+
+    n = int(check_count(n, "n"))
+    s = int(check_count(samples, "samples", minimum=2))
+    _check_estimator(estimator)
+    rng = np.random.default_rng(int(seed))
+    p = rng.random(s)
+    k = rng.binomial(n, p)
+    m1, _ = estimator_moments(n, estimator, epsilon)
+    if estimator == "dp-mean":
+        b = 1.0 / (n * float(epsilon))
+        f = np.clip(k / n + rng.laplace(0.0, b, s), 0.0, 1.0)
+    else:
+        f = m1[k]
+    corr = (f - p) * (k - n * p)
+    sq = (f - p) ** 2
+    g = binom.pmf(np.arange(n + 1)[None, :], n, p[:, None]) @ m1
+    bias = (g - p) ** 2
+
+    def est(v):
+        return float(v.mean()), float(1.96 * v.std(ddof=1) / np.sqrt(s))
+
+    return dict(correlation=est(corr), bias2=est(bias), mse=est(sq), lhs=est(corr + bias))
+
+
+def fingerprinting_minimum(n, form="bias"):
+    r"""The smallest left-hand side over all deterministic f : {0,1}ⁿ → [0, 1].
+
+    .. math:: \min_f\ \mathrm{corr}(f) + T(f),\qquad T \in \{\mathrm{bias}^2,\ \mathrm{mse},\ \mathrm{literal}\}.
+
+    The objective is convex and permutation invariant, so a minimiser depends on
+    k = Σ Xᵢ only; f(k) is found by bounded quasi-Newton (``bias``) or in closed
+    form pointwise (``mse``, ``literal``: a clipped quadratic minimiser for each k).
+    The result is 1/12 for ``bias`` and ``mse`` (attained at f ≡ 1/2) and
+    strictly larger for ``literal``.
+
+    Parameters
+    ----------
+    n : int, ≥ 1
+    form : {"bias", "mse", "literal"}
+
+    Returns
+    -------
+    value : float
+    f : ndarray, shape (n + 1,) (a minimiser, as a function of k)
+
+    Raises
+    ------
+    ValueError
+        If the form is unknown.
+
+    References
+    ----------
+    Seed 002, eq. (.9) (S2-10), and the three readings of its second term.
+
+    Examples
+    --------
+    >>> round(fingerprinting_minimum(6, "mse")[0], 10), round(1 / 12, 10)
+    (0.0833333333, 0.0833333333)
+    """
+    from scipy import optimize
+    from scipy.special import betaln, gammaln
+
+    n = int(check_count(n, "n"))
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {FORMS} (got {form!r})")
+    k = np.arange(n + 1, dtype=float)
+    w = 1.0 / (n + 1)
+    a = (k + 1) / (n + 2)
+    b = (k + 1) * (k + 2) / ((n + 2) * (n + 3))
+    const = -w * np.sum(k * a - n * b)
+    lin = w * (k - n * a)  # corr = lin·f + const
+    if form == "mse":
+        f = np.clip(a - lin / (2 * w), 0.0, 1.0)
+        val = const + np.sum(lin * f) + w * np.sum(f * f - 2 * f * a + b)
+        return float(val), f
+    if form == "literal":
+        xbar = k / n
+        f = np.clip(xbar - lin / (2 * w), 0.0, 1.0)
+        val = const + np.sum(lin * f) + w * np.sum((f - xbar) ** 2)
+        return float(val), f
+    logc = gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+    kk, ll = np.meshgrid(k, k, indexing="ij")
+    gram = np.exp(logc[:, None] + logc[None, :] + betaln(kk + ll + 1, 2 * n - kk - ll + 1))
+    gp = np.exp(logc + betaln(k + 2, n - k + 1))
+
+    def obj(f):
+        return (const + lin @ f + f @ gram @ f - 2 * gp @ f + 1.0 / 3.0,
+                lin + 2 * gram @ f - 2 * gp)
+
+    res = optimize.minimize(obj, k / n, jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * (n + 1),
+                            options=dict(ftol=1e-15, gtol=1e-12, maxiter=10000))
+    return float(res.fun), res.x

@@ -1,0 +1,485 @@
+r"""Seed 004's further questions, answered numerically: is any noise better than the Gaussian?
+
+Among noise laws P of **equal variance** v, which has the smallest RDP curve
+α ↦ D_α(P + 1 ‖ P) for a unit shift (sensitivity one)? Candidates, each scaled
+to variance v: the Gaussian, Laplace, logistic and hyperbolic-secant laws,
+Student's t with ν = 3 and ν = 5 degrees of freedom (heavier tails, still a
+variance), and the half–half mixture of the Gaussian and the Laplace law.
+
+What the numbers say (see the tests and book/10-lower-bounds-and-open-questions):
+
+* at small orders the Gaussian is best: its KL divergence 1/(2v) is the
+  smallest, as the Cramér–Rao / Fisher-information argument predicts for small
+  shifts (the Gaussian minimises Fisher information at fixed variance);
+* its curve α/(2v) grows without bound, whereas every law whose log-density
+  has a bounded slope (Laplace, logistic, sech, Student t, the mixture) has a
+  finite max divergence D_∞ — so each of them beats the Gaussian from some
+  order on (:func:`crossover_order`);
+* among the candidates the Laplace law has the smallest D_∞ = √(2/v); at
+  very large orders it is the best of all.
+
+Used in: book/10-lower-bounds-and-open-questions
+"""
+
+import functools
+
+import numpy as np
+from scipy import optimize, special
+
+from ._validation import check_order, check_positive, scalar_or_array
+from .divergence import LogDensity, renyi_divergence
+
+__all__ = [
+    "NOISE_LAWS",
+    "noise_logpdf",
+    "shift_rdp",
+    "shift_rdp_grid",
+    "max_divergence",
+    "crossover_order",
+    "best_noise_law",
+    "epsilon_after_composition",
+    "claim26_table",
+]
+
+NOISE_LAWS = ("gaussian", "laplace", "logistic", "sech", "student-t3", "student-t5", "mixture")
+_LOG2 = float(np.log(2.0))
+
+
+def _check_law(law):
+    if law not in NOISE_LAWS:
+        raise ValueError(f"law must be one of {NOISE_LAWS} (got {law!r})")
+
+
+def _logcosh(y):
+    a = np.abs(y)
+    return a + np.log1p(np.exp(-2.0 * a)) - _LOG2
+
+
+def _student(nu, x, v):
+    s = np.sqrt(v * (nu - 2.0) / nu)
+    z = x / s
+    return (special.gammaln((nu + 1) / 2) - special.gammaln(nu / 2) - 0.5 * np.log(nu * np.pi) - np.log(s)
+            - (nu + 1) / 2 * np.log1p(z * z / nu))
+
+
+def noise_logpdf(law, x, variance=1.0):
+    r"""Exact log-density of a zero-mean noise law with the given variance.
+
+    .. math::
+        \text{Laplace: } -\frac{|x|}{b} - \log 2b,\ b = \sqrt{v/2};\quad
+        \text{logistic: } -\frac{|x|}{s} - 2\log(1 + e^{-|x|/s}) - \log s,\ s = \frac{\sqrt{3v}}{\pi};
+
+    .. math::
+        \text{sech: } -\log 2s - \log\cosh\frac{\pi x}{2s},\ s = \sqrt v;\quad
+        t_\nu:\ \text{scale } \sqrt{v(\nu-2)/\nu};\quad
+        \text{mixture: } \log\big(\tfrac12 \mathcal N(x; 0, v) + \tfrac12 \mathrm{Lap}(x; \sqrt{v/2})\big).
+
+    Written in log space so that it stays exact far in the tails.
+
+    Parameters
+    ----------
+    law : one of :data:`NOISE_LAWS`
+    x : float or array
+    variance : float, v > 0
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If the law is unknown or v ≤ 0.
+
+    References
+    ----------
+    Seed 004, "Further questions" (S4-18); Gil, Alajaji and Linder (2013), tables of Rényi divergences.
+
+    Examples
+    --------
+    >>> round(noise_logpdf("laplace", 1000.0), 4)  # finite where scipy's laplace.pdf underflows
+    -1414.5601
+    """
+    _check_law(law)
+    v = float(check_positive(variance, "variance"))
+    x = np.asarray(x, dtype=float)
+    if law == "gaussian":
+        out = -x * x / (2 * v) - 0.5 * np.log(2 * np.pi * v)
+    elif law == "laplace":
+        b = np.sqrt(v / 2)
+        out = -np.abs(x) / b - np.log(2 * b)
+    elif law == "logistic":
+        s = np.sqrt(3 * v) / np.pi
+        a = np.abs(x) / s
+        out = -a - 2 * np.log1p(np.exp(-a)) - np.log(s)
+    elif law == "sech":
+        s = np.sqrt(v)
+        out = -np.log(2 * s) - _logcosh(np.pi * x / (2 * s))
+    elif law.startswith("student-t"):
+        out = _student(float(law[len("student-t"):]), x, v)
+    else:
+        b = np.sqrt(v / 2)
+        out = np.logaddexp(-x * x / (2 * v) - 0.5 * np.log(2 * np.pi * v), -np.abs(x) / b - np.log(2 * b)) - _LOG2
+    return scalar_or_array(out)
+
+
+def shift_rdp(law, alpha, variance=1.0, shift=1.0):
+    r"""D_α(P + shift ‖ P) for a noise law of the given variance, by quadrature (the accurate route).
+
+    .. math:: D_\alpha(P+\Delta\,\|\,P) = \frac1{\alpha-1}\log\int p(x-\Delta)^\alpha\,p(x)^{1-\alpha}\,dx
+
+    computed with :func:`dpnotes.divergence.renyi_divergence` on the exact
+    log-densities of :func:`noise_logpdf` (about 40 ms per order); the Gaussian
+    uses its closed form αΔ²/(2v).
+
+    Parameters
+    ----------
+    law : one of :data:`NOISE_LAWS`
+    alpha : float or array, α ∈ [1, ∞]
+    variance : float, v > 0
+    shift : float, Δ > 0
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If the law is unknown, α < 1, v ≤ 0 or Δ ≤ 0.
+
+    References
+    ----------
+    Seed 004, "Further questions" (S4-18).
+
+    Examples
+    --------
+    >>> round(shift_rdp("laplace", 2.0, variance=2.0), 8)  # Lap(b = 1): log(⅔e + ⅓e⁻²)
+    0.61912363
+    """
+    _check_law(law)
+    alpha = check_order(alpha, allow_one=True, allow_inf=True)
+    v = float(check_positive(variance, "variance"))
+    d = float(check_positive(shift, "shift"))
+    if law == "gaussian":
+        return scalar_or_array(np.asarray(alpha) * d * d / (2 * v))
+    p = LogDensity(lambda x: noise_logpdf(law, np.asarray(x) - d, v))
+    q = LogDensity(lambda x: noise_logpdf(law, x, v))
+    fin = np.where(np.isfinite(alpha), alpha, 2.0)
+    out = np.asarray(renyi_divergence(p, q, fin, points=[0.0, d]), dtype=float)
+    out = np.where(np.isfinite(alpha), out, max_divergence(law, v, d))
+    return scalar_or_array(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _grid(scale, shift):
+    """Nodes and log-weights: x = −e^t on (−∞, 0], x = Δ + e^t on [Δ, ∞) and a
+    tanh-sinh map on [0, Δ]; the kinks of the densities sit at the ends of the
+    pieces, so the trapezoid rule in t converges fast."""
+    t = np.arange(np.log(1e-13 * scale), np.log(1e7 * scale), 0.02)
+    tail = np.exp(t)
+    u = np.linspace(-3.2, 3.2, 641)
+    g = 0.5 * np.pi * np.sinh(u)
+    mid = 0.5 * shift * (1.0 + np.tanh(g))
+    dmid = 0.5 * shift * 0.5 * np.pi * np.cosh(u) / np.cosh(g) ** 2 * (u[1] - u[0])
+    x = np.concatenate([-tail, mid, shift + tail])
+    w = np.concatenate([tail * 0.02, dmid, tail * 0.02])
+    keep = w > 0
+    return x[keep], np.log(w[keep])
+
+
+def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
+    r"""D_α(P + shift ‖ P) on many orders at once by a log-space trapezoid rule (fast; for figures).
+
+    .. math:: D_\alpha \approx \frac1{\alpha-1}\log\sum_j w_j\,
+              e^{\alpha\log p(x_j-\Delta) + (1-\alpha)\log p(x_j)}
+
+    on fixed nodes: x = −e^t and x = Δ + e^t on the two tails (t uniform,
+    from 10⁻¹³·√v to 10⁷·√v) and a tanh-sinh map on [0, Δ], so that the kinks
+    of the densities sit at the ends of the pieces; agrees with :func:`shift_rdp`
+    to about 10⁻⁹ relative (checked in the tests). α = 1 gives the KL divergence.
+
+    Parameters
+    ----------
+    law : one of :data:`NOISE_LAWS`
+    alphas : array, α ∈ [1, ∞)
+    variance : float, v > 0
+    shift : float, Δ > 0
+
+    Returns
+    -------
+    ndarray, shape of alphas
+
+    Raises
+    ------
+    ValueError
+        If the law is unknown, α < 1 or infinite, v ≤ 0 or Δ ≤ 0.
+
+    References
+    ----------
+    Seed 004, "Further questions" (S4-18).
+
+    Examples
+    --------
+    >>> float(np.round(shift_rdp_grid("laplace", [2.0], variance=2.0)[0], 6))
+    0.619124
+    """
+    _check_law(law)
+    a = np.atleast_1d(check_order(alphas, allow_one=True))
+    v = float(check_positive(variance, "variance"))
+    d = float(check_positive(shift, "shift"))
+    if law == "gaussian":
+        return a * d * d / (2 * v)
+    x, logw = _grid(np.sqrt(v), d)
+    lp, lq = noise_logpdf(law, x - d, v), noise_logpdf(law, x, v)
+    out = np.empty(a.shape)
+    one = a == 1.0
+    if np.any(one):
+        out[one] = np.sum(np.exp(lp + logw) * (lp - lq))
+    ar = a[~one][:, None]
+    logs = special.logsumexp(ar * lp + (1.0 - ar) * lq + logw, axis=1)
+    out[~one] = logs / (ar[:, 0] - 1.0)
+    return out
+
+
+def max_divergence(law, variance=1.0, shift=1.0):
+    r"""D_∞(P + shift ‖ P) = sup_x log p(x − Δ)/p(x).
+
+    Closed forms: Gaussian ∞; Laplace Δ/b = Δ√(2/v); logistic Δ/s = πΔ/√(3v);
+    sech πΔ/(2√v) (each the supremum of the log-density's slope times Δ, reached
+    in the tail). Student t and the mixture: the supremum over a wide grid,
+    refined with a bounded scalar search.
+
+    .. math:: D_\infty(P+\Delta\,\|\,P) = \sup_x\ \log p(x-\Delta) - \log p(x)
+
+    Parameters
+    ----------
+    law : one of :data:`NOISE_LAWS`
+    variance : float, v > 0
+    shift : float, Δ > 0
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If the law is unknown, v ≤ 0 or Δ ≤ 0.
+
+    References
+    ----------
+    Seed 004 (S4-01, S4-18): D_λ tends to the max divergence as λ → ∞.
+
+    Examples
+    --------
+    >>> bool(round(max_divergence("laplace"), 10) == round(float(np.sqrt(2)), 10))
+    True
+    """
+    _check_law(law)
+    v = float(check_positive(variance, "variance"))
+    d = float(check_positive(shift, "shift"))
+    if law == "gaussian":
+        return float("inf")
+    if law == "laplace":
+        return d * np.sqrt(2.0 / v)
+    if law == "logistic":
+        return d * np.pi / np.sqrt(3.0 * v)
+    if law == "sech":
+        return d * np.pi / (2.0 * np.sqrt(v))
+    s = np.sqrt(v)
+    x = np.concatenate([np.linspace(-50 * s, 50 * s, 20001), s * np.geomspace(50, 1e8, 2000)])
+    r = noise_logpdf(law, x - d, v) - noise_logpdf(law, x, v)
+    i = int(np.argmax(r))
+    best = float(r[i])
+    if 0 < i < x.size - 1:
+        res = optimize.minimize_scalar(lambda t: -(noise_logpdf(law, t - d, v) - noise_logpdf(law, t, v)),
+                                       bounds=(x[i - 1], x[i + 1]), method="bounded",
+                                       options=dict(xatol=1e-12 * s))
+        best = max(best, -float(res.fun))
+    return best
+
+
+def crossover_order(law, variance=1.0, shift=1.0):
+    r"""The smallest order α at which ``law`` has a smaller D_α(P + Δ ‖ P) than the Gaussian of equal variance.
+
+    .. math:: \alpha^\times = \min\{\alpha \ge 1:\ D_\alpha(P+\Delta\|P) < \alpha\Delta^2/(2v)\}
+
+    Found on a log grid of orders (:func:`shift_rdp_grid`) and refined by Brent's
+    method. Returns 1.0 if the law is already better at the KL end.
+
+    Parameters
+    ----------
+    law : one of :data:`NOISE_LAWS` except "gaussian"
+    variance : float, v > 0
+    shift : float, Δ > 0
+
+    Returns
+    -------
+    float (inf if the Gaussian stays smaller up to α = 10⁶)
+
+    Raises
+    ------
+    ValueError
+        If the law is unknown or the Gaussian itself.
+
+    References
+    ----------
+    Seed 004, "Further questions": "can you find anything better than Gaussian?" (S4-18).
+
+    Examples
+    --------
+    >>> 1.0 < crossover_order("laplace") < 10.0
+    True
+    """
+    _check_law(law)
+    if law == "gaussian":
+        raise ValueError("law must not be the Gaussian (it is the reference)")
+    v = float(check_positive(variance, "variance"))
+    d = float(check_positive(shift, "shift"))
+    orders = np.geomspace(1.0, 1e6, 241)
+
+    def gap(a):
+        return float(shift_rdp_grid(law, [a], v, d)[0] - a * d * d / (2 * v))
+
+    g = shift_rdp_grid(law, orders, v, d) - orders * d * d / (2 * v)
+    if g[0] < 0:
+        return 1.0
+    neg = np.nonzero(g < 0)[0]
+    if neg.size == 0:
+        return float("inf")
+    j = int(neg[0])
+    return float(optimize.brentq(gap, orders[j - 1], orders[j], xtol=1e-12, rtol=1e-12))
+
+
+def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1.0), (1.0, 2.0))):
+    r"""Claim 26's constant C(c₁, c₂) and the O(·) constant it implies, for a few (c₁, c₂).
+
+    .. math:: \varepsilon(\lambda) \le \frac{\log C}{\lambda - 1} \approx
+              \underbrace{\frac{\log C}{c_1^2 c_2}}_{K}\cdot\frac{r^2\lambda}{\sigma^2},\qquad
+              \lambda = c_2\sigma^2,\ r = c_1/\sigma,
+
+    with C from :func:`dpnotes.subsampling.claim26_constant`: the claim is
+    useful when K is small, i.e. when log C is of order c₁²c₂.
+
+    Parameters
+    ----------
+    pairs : sequence of (c₁, c₂), each > 0
+
+    Returns
+    -------
+    list of tuples (c₁, c₂, C, K)
+
+    Raises
+    ------
+    ValueError
+        If some c ≤ 0.
+
+    References
+    ----------
+    Seed 004, Claim 26 and "Find out how useful Claim 26 is" (S4-13, S4-18).
+
+    Examples
+    --------
+    >>> c1, c2, C, K = claim26_table([(0.5, 0.5)])[0]
+    >>> C >= 1.0, round(K, 12) == round(float(np.log(C)) / 0.125, 12)
+    (True, True)
+    """
+    from .subsampling import claim26_constant
+
+    rows = []
+    for c1, c2 in pairs:
+        c1 = float(check_positive(c1, "c1"))
+        c2 = float(check_positive(c2, "c2"))
+        C = float(claim26_constant(c1, c2))
+        rows.append((c1, c2, C, float(np.log(C)) / (c1 * c1 * c2)))
+    return rows
+
+
+def best_noise_law(orders, variance=1.0, shift=1.0, laws=NOISE_LAWS):
+    r"""Which law of equal variance has the smallest D_α(P + Δ ‖ P), at each order.
+
+    .. math:: \arg\min_{P \in \text{laws}} D_\alpha(P + \Delta\,\|\,P)
+
+    Parameters
+    ----------
+    orders : array, α ∈ [1, ∞)
+    variance : float, v > 0
+    shift : float, Δ > 0
+    laws : sequence of names from :data:`NOISE_LAWS`
+
+    Returns
+    -------
+    list of str (one law per order)
+
+    Raises
+    ------
+    ValueError
+        On an unknown law or bad parameters.
+
+    References
+    ----------
+    Seed 004, "Further questions" (S4-18).
+
+    Examples
+    --------
+    >>> best_noise_law([1.0, 2.0, 1000.0])
+    ['gaussian', 'logistic', 'laplace']
+    """
+    table = np.array([shift_rdp_grid(law, orders, variance, shift) for law in laws])
+    return [laws[i] for i in np.argmin(table, axis=0)]
+
+
+_COMPOSITION_ORDERS = np.concatenate([[1.001, 1.01], np.geomspace(1.02, 2000.0, 120)])
+
+
+def epsilon_after_composition(law, steps, delta, variance=1.0, shift=1.0):
+    r"""ε at δ of T releases with the given noise (sensitivity Δ): RDP composed and converted.
+
+    .. math:: \varepsilon = \min_\alpha\ T D_\alpha(P+\Delta\|P) + \log\frac{\alpha-1}{\alpha}
+              - \frac{\log\delta + \log\alpha}{\alpha - 1}
+
+    on a log grid of orders from 1.001 to 2000 (the improved conversion of
+    :func:`dpnotes.conversion.epsilon_from_rdp`). With one release and a small δ
+    the high orders decide (bounded-tail laws win); after many releases the
+    low orders decide and the Gaussian wins.
+
+    Parameters
+    ----------
+    law : one of :data:`NOISE_LAWS`
+    steps : int, T ≥ 1
+    delta : float, δ ∈ (0, 1)
+    variance : float, v > 0
+    shift : float, Δ > 0
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On bad parameters.
+
+    References
+    ----------
+    Seed 004 (S4-18); Mironov (2017) and Balle et al. (2020) for the conversion.
+
+    Examples
+    --------
+    >>> e_gauss = epsilon_after_composition("gaussian", 1000, 1e-6, variance=1e4)
+    >>> e_lap = epsilon_after_composition("laplace", 1000, 1e-6, variance=1e4)
+    >>> bool(e_gauss < e_lap)
+    True
+    """
+    import warnings
+
+    from ._validation import check_count, check_delta
+    from .conversion import epsilon_from_rdp
+
+    t = float(check_count(steps, "steps"))
+    delta = float(check_delta(delta))
+    rdp = t * shift_rdp_grid(law, _COMPOSITION_ORDERS, variance, shift)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an edge order only means the grid could be wider
+        return float(epsilon_from_rdp(_COMPOSITION_ORDERS, rdp, delta))

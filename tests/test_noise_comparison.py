@@ -1,0 +1,121 @@
+"""Seed 004's further questions (S4-18): equal-variance noises, Claim 26's constant."""
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from dpnotes.noise_comparison import (
+    NOISE_LAWS,
+    best_noise_law,
+    claim26_table,
+    crossover_order,
+    epsilon_after_composition,
+    max_divergence,
+    noise_logpdf,
+    shift_rdp,
+    shift_rdp_grid,
+)
+from dpnotes.rdp import rdp_gaussian, rdp_laplace
+
+SCIPY = {
+    "gaussian": lambda v: stats.norm(0, np.sqrt(v)),
+    "laplace": lambda v: stats.laplace(0, np.sqrt(v / 2)),
+    "logistic": lambda v: stats.logistic(0, np.sqrt(3 * v) / np.pi),
+    "sech": lambda v: stats.hypsecant(0, 2 * np.sqrt(v) / np.pi),
+    "student-t3": lambda v: stats.t(3, 0, np.sqrt(v / 3)),
+    "student-t5": lambda v: stats.t(5, 0, np.sqrt(v * 3 / 5)),
+}
+
+
+@pytest.mark.parametrize("law", NOISE_LAWS)
+def test_s4_18_laws_have_unit_mass_zero_mean_and_the_stated_variance(law):
+    for v in (0.5, 3.0):
+        f = lambda x, k: x**k * np.exp(noise_logpdf(law, x, v))
+        mass, mean, var = (integrate.quad(f, -np.inf, np.inf, args=(k,), points=None, limit=400)[0] for k in (0, 1, 2))
+        assert mass == pytest.approx(1.0, abs=1e-8)
+        assert abs(mean) < 1e-8
+        assert var == pytest.approx(v, rel=1e-6)
+        if law in SCIPY:  # the same density as scipy's, where scipy is accurate
+            x = np.linspace(-5, 5, 41)
+            assert np.allclose(noise_logpdf(law, x, v), SCIPY[law](v).logpdf(x), atol=1e-12)
+
+
+def test_s4_18_closed_forms_gaussian_and_laplace():
+    orders = np.array([1.0, 1.5, 2.0, 8.0, 64.0, 1000.0])
+    for v in (0.5, 1.0, 4.0):
+        assert np.allclose(shift_rdp("gaussian", orders, v), rdp_gaussian(orders, np.sqrt(v)), rtol=1e-14)
+        lap = rdp_laplace(orders, np.sqrt(v / 2))
+        assert np.allclose(shift_rdp("laplace", orders, v), lap, rtol=1e-9)
+        assert np.allclose(shift_rdp_grid("laplace", orders, v), lap, rtol=1e-9)
+        assert max_divergence("laplace", v) == pytest.approx(float(rdp_laplace(np.inf, np.sqrt(v / 2))), rel=1e-14)
+
+
+@pytest.mark.parametrize("law", ["logistic", "sech", "student-t3", "mixture"])
+def test_s4_18_fast_grid_agrees_with_quadrature(law):
+    orders = np.array([1.0, 3.0, 100.0])
+    assert np.allclose(shift_rdp_grid(law, orders, 2.0), shift_rdp(law, orders, 2.0), rtol=1e-9)
+
+
+@pytest.mark.parametrize("law", ["logistic", "sech", "student-t5", "mixture"])
+def test_s4_18_max_divergence_is_the_limit_of_d_alpha(law):
+    dinf = max_divergence(law)
+    d = shift_rdp_grid(law, np.array([1e3, 1e4, 1e5]))
+    assert np.all(np.diff(d) > 0) and np.all(d < dinf + 1e-9)
+    assert d[-1] == pytest.approx(dinf, rel=2e-3)
+    # an independent check of the closed forms: the log-ratio far in the tail
+    x = 1e3 * np.sqrt(1.0)
+    tail = noise_logpdf(law, x - 1, 1.0) - noise_logpdf(law, x, 1.0)
+    assert tail <= dinf + 1e-12
+
+
+def test_s4_18_gaussian_minimises_kl_among_equal_variance_laws():
+    kl = {law: shift_rdp_grid(law, [1.0], 1.0)[0] for law in NOISE_LAWS}
+    assert min(kl, key=kl.get) == "gaussian"
+    # KL ≈ Δ²·I(P)/2 for small shifts, and Fisher information I ≥ 1/v (Cramér–Rao): Laplace I = 2/v
+    small = shift_rdp_grid("laplace", [1.0], 1.0, shift=1e-2)[0]
+    assert small == pytest.approx(1e-4 * 2 / 2, rel=2e-2)
+
+
+def test_s4_18_every_bounded_tail_law_beats_the_gaussian_from_some_order():
+    for law in NOISE_LAWS[1:]:
+        a = crossover_order(law)
+        assert 1.0 < a < 5.0
+        below, above = shift_rdp_grid(law, [a * 0.99, a * 1.01])
+        assert below > a * 0.99 / 2 and above < a * 1.01 / 2
+    assert best_noise_law([1.0, 1.5, 4.0, 1000.0]) == ["gaussian", "logistic", "sech", "laplace"]
+    # the crossover is scale dependent: larger variance (smaller effective shift) pushes it out
+    assert crossover_order("laplace", variance=25.0) > crossover_order("laplace", variance=1.0)
+
+
+def test_s4_18_composition_decides_which_noise_wins():
+    one_shot = {law: epsilon_after_composition(law, 1, 1e-6) for law in ("gaussian", "laplace")}
+    many = {law: epsilon_after_composition(law, 1000, 1e-6, variance=1e4) for law in ("gaussian", "laplace")}
+    assert one_shot["laplace"] < one_shot["gaussian"]
+    assert many["gaussian"] < many["laplace"]
+    # Laplace one-shot: the pure-DP value √2 bounds the RDP-converted ε from below
+    assert one_shot["laplace"] >= np.sqrt(2) - 1e-9
+
+
+def test_s4_18_claim26_constant_table():
+    from dpnotes.subsampling import rdp_subsampled_gaussian
+
+    rows = claim26_table([(0.5, 0.5), (1.0, 1.0)])
+    for c1, c2, C, K in rows:
+        assert C >= 1.0 and K == pytest.approx(np.log(C) / (c1 * c1 * c2))
+        # C is a sup over σ: it dominates G_λ at any admissible σ, computed from the exact RDP
+        sigma = 20.0
+        lam = c2 * sigma**2
+        g = np.exp((lam - 1) * rdp_subsampled_gaussian(lam, c1 / sigma, sigma))
+        assert C >= g * (1 - 1e-9)
+    assert rows[1][2] > rows[0][2]
+
+
+def test_noise_comparison_validation():
+    with pytest.raises(ValueError, match="law"):
+        noise_logpdf("cauchy", 0.0)
+    with pytest.raises(ValueError, match="variance"):
+        shift_rdp("laplace", 2.0, variance=0.0)
+    with pytest.raises(ValueError, match="alpha"):
+        shift_rdp_grid("laplace", [0.5])
+    with pytest.raises(ValueError, match="Gaussian"):
+        crossover_order("gaussian")
