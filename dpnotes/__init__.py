@@ -19,6 +19,12 @@ _MATH_MODULES = (
     "convolution",
     "amplification",
     "iteration",
+    "learning",
+    "lower_bounds",
+    "joint_dp",
+    "noise_comparison",
+    "pld",
+    "dpsgd",  # the accounting routes of DP-SGD (imports pld lazily for route="pld")
 )
 
 __all__ = []

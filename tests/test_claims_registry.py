@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dpnotes.claims import CLAIMS, claims_page
+from dpnotes.claims import CLAIMS, claims_page, findings_page
 from dpnotes.figures import FIGURES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,6 +35,13 @@ def test_statuses_are_known():
 def test_claims_page_is_up_to_date():
     page = (ROOT / "book" / "claims.md").read_text(encoding="utf-8")
     assert page == claims_page(), "run `python -m dpnotes.claims` (make book does)"
+
+
+def test_findings_page_is_up_to_date():
+    page = (ROOT / "book" / "findings.md").read_text(encoding="utf-8")
+    assert page == findings_page(), "run `python -m dpnotes.claims` (make book does)"
+    for c in CLAIMS.values():  # every finding, and nothing else, is on the page
+        assert (f"| {c.id} |" in page) == (c.status in {"corrected", "false", "open"}), c.id
 
 
 def test_stated_labels_exist_in_the_built_book():
