@@ -341,6 +341,21 @@ def _route1_delta(q, sigma, steps, epsilon):
 # Public API
 # ----------------------------------------------------------------------------
 
+#: the conversion each RDP route uses (route 2 and 3 as the seed does, the published numbers: Mironov's)
+_CONVERSION = {"route2": "mironov", "route3": "mironov", "rdp-mironov": "mironov", "rdp": "improved"}
+
+
+def _composed_rdp(q, sigma, steps, route, orders):
+    """(orders, ρ(α) of T composed steps) for the RDP routes, before conversion."""
+    if route == "route3":
+        _require_route3(q, sigma)
+        return ROUTE3_ORDERS, steps * rdp_route3(q, sigma)
+    orders = _orders(orders)
+    if route == "route2":
+        return orders, steps * orders / (2.0 * sigma ** 2)
+    return orders, steps * rdp_subsampled_gaussian(orders, q, sigma)
+
+
 def _orders(orders):
     return DEFAULT_ORDERS if orders is None else np.asarray(orders, float)
 
@@ -424,15 +439,8 @@ def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
         return 0.0
     if route == "route1":
         return _route1_epsilon(q, sigma, steps, delta)
-    if route == "route3":
-        _require_route3(q, sigma)
-        return float(epsilon_from_rdp(ROUTE3_ORDERS, steps * rdp_route3(q, sigma), delta, method="mironov"))
-    orders = _orders(orders)
-    if route == "route2":
-        return float(epsilon_from_rdp(orders, steps * orders / (2.0 * sigma ** 2), delta, method="mironov"))
-    rho = steps * rdp_subsampled_gaussian(orders, q, sigma)
-    method = "mironov" if route == "rdp-mironov" else "improved"
-    return float(epsilon_from_rdp(orders, rho, delta, method=method))
+    return float(epsilon_from_rdp(*_composed_rdp(q, sigma, steps, route, orders), delta,
+                                  method=_CONVERSION[route]))
 
 
 def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
@@ -487,15 +495,8 @@ def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
         return 0.0
     if route == "route1":
         return _route1_delta(q, sigma, steps, epsilon)
-    if route == "route3":
-        _require_route3(q, sigma)
-        return float(delta_from_rdp(ROUTE3_ORDERS, steps * rdp_route3(q, sigma), epsilon, method="mironov"))
-    orders = _orders(orders)
-    if route == "route2":
-        return float(delta_from_rdp(orders, steps * orders / (2.0 * sigma ** 2), epsilon, method="mironov"))
-    rho = steps * rdp_subsampled_gaussian(orders, q, sigma)
-    method = "mironov" if route == "rdp-mironov" else "improved"
-    return float(delta_from_rdp(orders, rho, epsilon, method=method))
+    return float(delta_from_rdp(*_composed_rdp(q, sigma, steps, route, orders), epsilon,
+                                method=_CONVERSION[route]))
 
 
 def dpsgd_epsilon_routes(q, sigma, steps, delta, orders=None, routes=None):
