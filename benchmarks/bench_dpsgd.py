@@ -3,28 +3,18 @@
 Run: .venv/bin/python benchmarks/bench_dpsgd.py
 """
 import logging
-import time
 import warnings
 
-import numpy as np
 from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant as ra
 
 from dpnotes.conversion import OrderGridWarning
 from dpnotes.dpsgd import dpsgd_epsilon, steps_from_epochs
 from dpnotes.orders import DEFAULT_ORDERS
+from _timing import best_time
 
 logging.disable(logging.WARNING)
 warnings.simplefilter("ignore", OrderGridWarning)
-
-
-def best_time(fn, repeat=3):
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def reference(q, sigma, steps, delta):

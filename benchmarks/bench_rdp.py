@@ -3,24 +3,15 @@
 Run: .venv/bin/python benchmarks/bench_rdp.py
 """
 import logging
-import time
 
 import numpy as np
 from dp_accounting.rdp import rdp_privacy_accountant as ra
 
 from dpnotes.orders import DEFAULT_ORDERS
 from dpnotes.subsampling import rdp_subsampled_gaussian
+from _timing import best_time
 
 logging.disable(logging.WARNING)
-
-
-def best_time(fn, repeat):
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main():
