@@ -148,3 +148,15 @@ def test_extreme_parameters_are_finite(alpha, scale, sens):
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.parametrize("alpha,scale,sens", [
+    (1.1, 1.0996, 1.175494351e-38),  # found by hypothesis: was −2.2e-54
+    (1.1, 1.0, 1e-9), (1.01, 1.0, 1e-5), (2.0, 1.0, 1e-3), (1e4, 1.0, 1e-5), (1.0001, 1.0, 0.3),
+])
+def test_laplace_small_shift_is_relatively_accurate(alpha, scale, sens):
+    """The O(t) terms of the Laplace mixture cancel; the result (≈ αt²/2) keeps full relative precision."""
+    with mp.workdps(200):
+        a, t = mp.mpf(alpha), mp.mpf(sens) / mp.mpf(scale)
+        exact = mp.log(a / (2 * a - 1) * mp.exp((a - 1) * t) + (a - 1) / (2 * a - 1) * mp.exp(-a * t)) / (a - 1)
+        assert rdp_laplace(alpha, scale, sens) == pytest.approx(float(exact), rel=1e-12)

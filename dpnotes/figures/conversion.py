@@ -8,9 +8,11 @@ Used in: book/03-conversion
 """
 
 import warnings
+from functools import lru_cache
 
 import numpy as np
 
+from ..composition import gaussian_sigma_exact
 from ..conversion import delta_from_rdp, epsilon_from_rdp, epsilon_from_zcdp
 from ..orders import DEFAULT_ORDERS
 from ..privacy_loss import delta_gaussian, epsilon_gaussian
@@ -24,6 +26,7 @@ DELTAS = np.geomspace(1e-12, 1e-2, 50)
 _MARK_DELTAS = DELTAS[::7]
 ORDERS = np.geomspace(1.01, 300.0, 80)
 EPS_HAT = np.linspace(0.0, 4.0, 61)
+THRESHOLD_EPSILONS = np.geomspace(0.1, 10.0, 41)
 
 
 def _log10(x):
@@ -77,6 +80,45 @@ def approximate_rdp_traces(order, mu):
     ]
 
 
+@lru_cache(maxsize=1)
+def composed_sigma_formulas():
+    """The seed's sufficient σ/√k and the exact threshold of Example 3's bound, as numpy functions of (ε, L).
+
+    Both come from the sympy derivation :func:`dpnotes.symbolic.conversion.derive_composed_gaussian_sigma`
+    (L = log 1/δ); lambdified once and cached (sympy is imported here, not when the figures load).
+    """
+    import sympy as sp
+
+    from ..symbolic.conversion import derive_composed_gaussian_sigma
+
+    steps = dict(derive_composed_gaussian_sigma())
+    eps, L = sp.Symbol("epsilon", positive=True), sp.Symbol("L", positive=True)
+    seed = sp.lambdify((eps, L), steps["seed's sufficient s"], "numpy")
+    exact = sp.lambdify((eps, L), steps["exact threshold s*"], "numpy")
+    return seed, exact
+
+
+@lru_cache(maxsize=64)
+def _exact_curve_multiplier(delta):
+    """σ/√k from the exact Gaussian privacy curve at each ε of the grid (root finding in the package)."""
+    return np.array([gaussian_sigma_exact(e, delta) for e in THRESHOLD_EPSILONS])
+
+
+def sigma_threshold_traces(delta, k):
+    """σ needed by k composed Gaussians for (ε, δ)-DP: the seed's condition, its exact threshold, the exact curve."""
+    seed, exact = composed_sigma_formulas()
+    L = np.log(1.0 / delta)
+    root_k = np.sqrt(k)
+    return [
+        Trace("seed's sufficient σ (Example 3)", THRESHOLD_EPSILONS,
+              root_k * seed(THRESHOLD_EPSILONS, L), dash="dash"),
+        Trace("exact threshold of Example 3's bound", THRESHOLD_EPSILONS,
+              root_k * exact(THRESHOLD_EPSILONS, L)),
+        Trace("exact privacy curve (analytic Gaussian)", THRESHOLD_EPSILONS,
+              root_k * _exact_curve_multiplier(float(delta)), color="black"),
+    ]
+
+
 EPSILON = Figure(
     key="conversion-gaussian",
     title="From RDP to (ε, δ): the Gaussian mechanism (Δ = 1; for k compositions use σ/√k)",
@@ -117,4 +159,23 @@ APPROXIMATE = Figure(
     caption="The corrected bound stays above the exact curve; the printed one dips below it where ε̂ < ε.",
 )
 
-FIGURES = {f.key: f for f in (EPSILON, ORDER, APPROXIMATE)}
+SIGMA_THRESHOLD = Figure(
+    key="conversion-sigma-threshold",
+    title="Example 3 (S4-08): σ that k composed Gaussians need for (ε, δ)-DP",
+    compute=sigma_threshold_traces,
+    sliders=[
+        Slider("delta", "δ", tuple(10.0 ** -j for j in range(12, 1, -1)), 1e-5, log=True, fmt=".0e"),
+        Slider("k", "k (compositions)", (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0), 100.0, log=True, fmt=".0f"),
+    ],
+    x_label="ε (log scale)",
+    y_label="σ (log scale)",
+    x_log=True,
+    y_log=True,
+    caption="Dashed: the seed's sufficient condition σ > √k(√(2 log 1/δ)/ε + (2ε)^(−1/2)); solid: the smallest σ "
+            "for which Example 3's bound exp(−(εs − 1/(2s))²/2), s = σ/√k, is at most δ, i.e. "
+            "√k(√(2L) + √(2L + 2ε))/(2ε) with L = log 1/δ; black: the smallest σ for which the k-fold composition, "
+            "one Gaussian with μ = √k/σ, is (ε, δ)-DP (Balle and Wang's exact curve, by root finding). All three "
+            "grow like √k, so k moves the curves but not their ratios.",
+)
+
+FIGURES = {f.key: f for f in (EPSILON, ORDER, SIGMA_THRESHOLD, APPROXIMATE)}

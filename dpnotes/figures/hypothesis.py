@@ -1,4 +1,5 @@
-"""Figures of the hypothesis-testing chapter: δ(ε) from the privacy loss, pure DP ⇒ zCDP, the Bayesian reading.
+"""Figures of the hypothesis-testing chapter: δ(ε) from the privacy loss, the moment difference bound,
+pure DP ⇒ zCDP, the Bayesian reading.
 
 Used in: book/04-hypothesis-testing
 """
@@ -10,22 +11,25 @@ from ..composition import zcdp_from_pure_dp
 from ..divergence import LogDensity
 from ..privacy_loss import (
     delta_expected_hinge,
+    hockey_stick_divergence,
     delta_gaussian,
     delta_tail_bound,
     delta_tail_difference,
     delta_tail_integral,
     privacy_loss_gaussian,
 )
-from ..properties import bayesian_event_probability, posterior_bound, pure_dp_rdp_bound
+from ..properties import bayesian_event_probability, moment_difference_bound, posterior_bound, pure_dp_rdp_bound
 from ..rdp import rdp_laplace
 from ..widgets import Figure, Slider, Trace
 
-__all__ = ["FIGURES", "discretised_gaussian_pair", "laplace_pair"]
+__all__ = ["FIGURES", "clipped_gaussian_release", "discretised_gaussian_pair", "laplace_pair"]
 
 EPSILONS = np.linspace(0.0, 3.0, 46)
 _MARKS = EPSILONS[::5]
 ORDERS = np.geomspace(1.0, 100.0, 60)
 EDGES = np.linspace(-3.0, 4.0, 71)  # output bins of the discretised Gaussian pair
+MOMENT_EPSILONS = np.linspace(0.0, 3.0, 41)
+RELEASE_BINS = 40  # output values of the clipped, rounded Gaussian release (S2-03)
 
 
 def four_delta_traces(sigma):
@@ -74,6 +78,38 @@ def discretised_gaussian_pair(sigma=1.0, sensitivity=1.0, edges=EDGES):
     return p / p.sum(), q / q.sum()
 
 
+def clipped_gaussian_release(sigma, bound, bins=RELEASE_BINS):
+    """Output values and pmfs of a bounded release: query 1 (X) or 0 (Y) plus N(0, σ²), clipped to [−Δ, Δ], rounded.
+
+    The output is the centre of the bin of [−Δ, Δ] (``bins`` equal bins) holding the noisy answer; answers below
+    −Δ or above Δ go to the end bins. A post-processing of the Gaussian mechanism, so (X, Y) is (ε, δ)-close for
+    the Gaussian's δ(ε) at every ε, and the pair's own δ(ε) is smaller still. Returns ``(values, p_x, p_y)``.
+    """
+    edges = np.linspace(-bound, bound, bins + 1)
+    p, q = discretised_gaussian_pair(sigma, 1.0, edges)
+    return 0.5 * (edges[:-1] + edges[1:]), p, q
+
+
+def moment_bound_traces(sigma, bound):
+    """E[X] − E[Y] of the bounded Gaussian release against (e^ε − 1)E|Y| + 2δ(ε)Δ, δ(ε) the pair's exact δ."""
+    values, p, q = clipped_gaussian_release(sigma, bound)
+    gap = float(values @ p - values @ q)
+    mean_abs_y = float(np.abs(values) @ q)
+    # the pair's smallest δ at each ε, both ways (the proposition needs "and vice versa")
+    delta = np.maximum(hockey_stick_divergence(p, q, MOMENT_EPSILONS), hockey_stick_divergence(q, p, MOMENT_EPSILONS))
+    delta = np.clip(delta, 0.0, 1.0)
+    total = moment_difference_bound(MOMENT_EPSILONS, delta, mean_abs_y, bound)
+    j = int(np.argmin(total))
+    ends = MOMENT_EPSILONS[[0, -1]]
+    return [
+        Trace("bound (e<sup>ε</sup> − 1)E|Y| + 2δ(ε)Δ", MOMENT_EPSILONS, total),
+        Trace("(e<sup>ε</sup> − 1)E|Y|", MOMENT_EPSILONS, np.expm1(MOMENT_EPSILONS) * mean_abs_y, dash="dot"),
+        Trace("2δ(ε)Δ", MOMENT_EPSILONS, 2.0 * delta * bound, dash="dash"),
+        Trace("best ε on the grid", MOMENT_EPSILONS[[j]], total[[j]], mode="markers", color="black"),
+        Trace("exact E[X] − E[Y]", ends, np.full(2, gap), color="black"),
+    ]
+
+
 def posterior_traces(epsilon, prior):
     """Posterior of "X = 1" after an output of the (binned) Gaussian mechanism, with and without the event E."""
     p, q = discretised_gaussian_pair()
@@ -112,6 +148,22 @@ PURE_DP = Figure(
     y_log=True,
 )
 
+MOMENT_BOUND = Figure(
+    key="hypothesis-moment-bound",
+    title="The moment difference bound (S2-03) for a clipped, rounded Gaussian release",
+    compute=moment_bound_traces,
+    sliders=[
+        Slider.logspace("sigma", "σ (noise, query sensitivity 1)", 0.25, 4.0, 13, 1.0),
+        Slider.linear("bound", "Δ (outputs clipped to [−Δ, Δ])", 0.5, 3.0, 0.25, 1.5, fmt=".2f"),
+    ],
+    x_label="ε (the pair is (ε, δ(ε))-close for every ε)",
+    y_label="difference of expectations",
+    y_range=(0.0, 3.0),
+    caption="X and Y are the release on two neighbouring data sets (query 1 and 0, noise N(0, σ²), clipped to "
+            "[−Δ, Δ] and rounded to the centres of 40 bins). δ(ε) is the pair's exact smallest δ, both ways, from "
+            "the hockey-stick divergence of the two pmfs. Every ε gives a valid bound; curves above 3 leave the plot.",
+)
+
 POSTERIOR = Figure(
     key="hypothesis-posterior",
     title="The Bayesian reading (S2-11): the Gaussian mechanism, σ = 1, outputs in bins of width 0.1",
@@ -125,4 +177,4 @@ POSTERIOR = Figure(
     y_range=(0.0, 1.0),
 )
 
-FIGURES = {f.key: f for f in (FOUR_DELTAS, PURE_DP, POSTERIOR)}
+FIGURES = {f.key: f for f in (FOUR_DELTAS, MOMENT_BOUND, PURE_DP, POSTERIOR)}
