@@ -6,8 +6,6 @@ value it bounds. Two claims without a test of their own in the math modules
 (S0-03, S0-11) are checked here by independent routes.
 """
 
-import itertools
-
 import numpy as np
 import pytest
 from scipy import stats
@@ -20,21 +18,10 @@ from dpnotes.figures import FIGURES
 from dpnotes.figures import convolution as figconv
 from dpnotes.figures import iteration as figiter
 from dpnotes.iteration import rdp_noisy_sgd_all_iterates, rdp_noisy_sgd_last_iterate
+from figure_positions import positions as _positions, trace_y as _by_prefix
 
 OUR_KEYS = ("iteration-last-iterate", "iteration-contraction", "convolution-laplace", "convolution-laplace-ratio",
             "convolution-schedule", "convolution-discrete")
-
-
-def _positions(fig):
-    names = [s.name for s in fig.sliders]
-    for combo in itertools.product(*[s.values for s in fig.sliders]):
-        params = dict(zip(names, combo))
-        yield params, {t.name: t for t in fig.traces(**params)}
-
-
-def _by_prefix(traces, prefix):
-    (match,) = [t for name, t in traces.items() if name.startswith(prefix)]
-    return np.asarray(match.y, float)
 
 
 @pytest.mark.slow
@@ -252,18 +239,6 @@ def _quad_renyi(logf_p, logf_q, alpha, breaks):
     f = lambda x: np.exp(alpha * logf_p(x) + (1 - alpha) * logf_q(x))  # noqa: E731
     total = sum(integrate.quad(f, lo, hi, epsabs=0, epsrel=1e-12, limit=200)[0] for lo, hi in pieces if hi > lo)
     return np.log(total) / (alpha - 1)
-
-
-@pytest.mark.parametrize("key", ["iteration-shifted-divergence", "iteration-shift-cost", "iteration-shift-reduction"])
-def test_issue8_iteration_figures_finite_and_same_traces_everywhere(key):
-    fig = FIGURES[key]
-    shapes = None
-    for _, traces in _positions(fig):
-        now = [(name, len(t.x), len(t.y)) for name, t in traces.items()]
-        assert shapes is None or now == shapes
-        shapes = now
-        for t in traces.values():
-            assert np.all(np.isfinite(np.asarray(t.x, float))) and np.all(np.isfinite(np.asarray(t.y, float)))
 
 
 def test_s0_06_figure_sup_at_largest_shift():

@@ -7,19 +7,7 @@ import pytest
 
 from dpnotes.figures import FIGURES
 from dpnotes.figures.composition import exact_epsilon_rr_composition
-
-
-def _positions(key):
-    fig = FIGURES[key]
-    names = [s.name for s in fig.sliders]
-    for combo in itertools.product(*[s.values for s in fig.sliders]):
-        params = dict(zip(names, combo))
-        yield params, {t.name: t for t in fig.traces(**params)}
-
-
-def _by_prefix(traces, prefix):
-    (t,) = [t for name, t in traces.items() if name.startswith(prefix)]
-    return t
+from figure_positions import positions as _positions, trace as _by_prefix
 
 
 def _brute_force_delta_rr(eps0, k, eps):

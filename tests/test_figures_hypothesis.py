@@ -6,8 +6,6 @@ The figure draws E[X] − E[Y] for a clipped, rounded Gaussian release and the b
 at every slider position.
 """
 
-import itertools
-
 import numpy as np
 import pytest
 from scipy import integrate, stats
@@ -15,21 +13,9 @@ from scipy import integrate, stats
 from dpnotes.figures import FIGURES
 from dpnotes.figures import hypothesis as fighyp
 from dpnotes.privacy_loss import delta_gaussian
+from figure_positions import positions, trace_y as _y
 
 KEY = "hypothesis-moment-bound"
-
-
-def _positions():
-    fig = FIGURES[KEY]
-    names = [s.name for s in fig.sliders]
-    for combo in itertools.product(*[s.values for s in fig.sliders]):
-        params = dict(zip(names, combo))
-        yield params, {t.name: t for t in fig.traces(**params)}
-
-
-def _y(traces, prefix):
-    (match,) = [t for name, t in traces.items() if name.startswith(prefix)]
-    return np.asarray(match.y, float)
 
 
 def _release_by_quadrature(mean, sigma, bound, bins):
@@ -43,19 +29,9 @@ def _release_by_quadrature(mean, sigma, bound, bins):
     return mass, centres @ mass, np.abs(centres) @ mass
 
 
-def test_issue8_moment_figure_finite_and_same_traces_everywhere():
-    shapes = None
-    for _, tr in _positions():
-        now = [(n, len(t.x), len(t.y)) for n, t in tr.items()]
-        assert shapes is None or now == shapes
-        shapes = now
-        for t in tr.values():
-            assert np.all(np.isfinite(np.asarray(t.x, float))) and np.all(np.isfinite(np.asarray(t.y, float)))
-
-
 def test_s2_03_figure_bound_above_exact_gap_at_every_position():
     eps = fighyp.MOMENT_EPSILONS
-    for params, tr in _positions():
+    for params, tr in positions(KEY):
         bound, gap = _y(tr, "bound"), _y(tr, "exact")[0]
         assert np.all(bound >= gap - 1e-12), params
         # the two terms add up to the bound, and the marker is its minimum on the grid
