@@ -76,7 +76,7 @@ import math
 
 import numpy as np
 from scipy import fft as _fft
-from scipy.special import log_ndtr, ndtr, ndtri
+from scipy.special import log_ndtr, logsumexp, ndtr, ndtri
 
 from ._validation import (
     check_count,
@@ -174,8 +174,13 @@ class LossGrid:
                         inf_error=self.inf_error)
 
     def log_mgf(self, tilt):
-        """log Σ_i p_i e^{λ ℓ_i}, the log moment generating function of the finite part at λ."""
-        return self.shift * tilt + _log_tilted_mass(self.probs, tilt * self.interval)
+        """log Σ_i p_i e^{λ ℓ_i}, the log moment generating function of the finite part (λ a number or array)."""
+        lams = np.asarray(tilt, dtype=float)
+        keep = self.probs > 0
+        if not np.any(keep):
+            return scalar_or_array(np.full(lams.shape, -math.inf))
+        log_p, ell = np.log(self.probs[keep]), self.losses[keep]
+        return scalar_or_array(np.reshape([float(logsumexp(log_p + lam * ell)) for lam in lams.ravel()], lams.shape))
 
     def round_off(self, eps):
         """Bound on the floating-point error of δ(ε) from this grid (see the class docstring)."""
@@ -186,13 +191,12 @@ class LossGrid:
 
         def log_weights(rate):
             # log Σ_{k≥k0} e^{−rate·ℓ_k}(1 − e^{ε−ℓ_k}) = log(G(rate) − e^ε G(rate + 1)), G geometric
-            def log_g(r):
-                return -r * (self.shift + k0 * d) + _log_geometric_sum(-r * d, 0, n - 1 - k0)
-            g0, g1 = log_g(rate), eps + log_g(rate + 1.0)
+            g0 = _log_geometric_tail(self.shift + k0 * d, d, n - k0, rate)
+            g1 = eps + _log_geometric_tail(self.shift + k0 * d, d, n - k0, rate + 1.0)
             return g0 + math.log(-math.expm1(g1 - g0)) if g1 < g0 else g0
 
         err = self.error * math.exp(0.5 * log_weights(0.0))
-        if self.log_tilt_error > -math.inf and lam > 0:
+        if self.log_tilt_error > -math.inf:  # carried only when λ > 0
             err = min(err, math.exp(min(self.log_tilt_error + 0.5 * log_weights(2 * lam), 700.0)))
         return err + self.inf_error
 
@@ -346,14 +350,15 @@ class LossGrid:
         # ‖e_a∗e_b‖₂ ≤ ‖e_a‖₂‖e_b‖₁ ≤ ‖e_a‖₂ √n_b ‖e_b‖₂
         root_nb = math.sqrt(nb)
         error = self.error * mb + other.error * ma + self.error * other.error * root_nb + new_err
-        log_terms = [new_log_tilt + lam * (self.shift + other.shift)]
-        if lam > 0 and (self.log_tilt_error > -math.inf or other.log_tilt_error > -math.inf):
-            lma, lmb = self.log_mgf(lam), other.log_mgf(lam)
-            log_terms += [self.log_tilt_error + lmb, other.log_tilt_error + lma,
-                          self.log_tilt_error + other.log_tilt_error + math.log(root_nb)]
-        elif lam == 0:
-            log_terms = [math.log(error) if error > 0 else -math.inf]
-        log_tilt_error = float(np.logaddexp.reduce(log_terms))
+        log_tilt_error = -math.inf  # the tilted norm is carried only for λ > 0
+        if lam > 0:
+            log_terms = [new_log_tilt + lam * (self.shift + other.shift)]
+            if self.log_tilt_error > -math.inf or other.log_tilt_error > -math.inf:
+                lma = self.log_mgf(lam)
+                lmb = lma if other is self else other.log_mgf(lam)
+                log_terms += [self.log_tilt_error + lmb, other.log_tilt_error + lma,
+                              self.log_tilt_error + other.log_tilt_error + math.log(root_nb)]
+            log_tilt_error = float(np.logaddexp.reduce(log_terms))
         # the +∞ atom is p∞_a(‖b‖₁ + p∞_b) + p∞_b‖a‖₁: errors of ‖a‖₁, ‖b‖₁ (≤ √n ‖e‖₂) and the atoms
         err1_a, err1_b = self.error * math.sqrt(na), other.error * root_nb
         inf_error = (self.inf_error * (mb + other.inf_mass + err1_b + other.inf_error)
@@ -412,6 +417,11 @@ def _last_true(pred, start, stop):
 # margin for the radix-3/5 butterflies (the tests compare the bound with the
 # actual error against exact summation).
 _FFT_ETA = 16 * _EPS / 2
+
+
+def _log_geometric_tail(start, step, count, rate):
+    """log Σ_{k<count} e^{−rate·(start + k·step)}: the weights e^{−rate·ℓ} of ``count`` grid losses."""
+    return -rate * start + _log_geometric_sum(-rate * step, 0, count - 1)
 
 
 def _log_geometric_sum(rate, first, last):
@@ -517,20 +527,6 @@ def _tilted(a, tilt):
     return np.exp(log_a - top), top
 
 
-def _log_sum_exp(x):
-    """log Σ e^{x_i} for a non-empty array of finite values."""
-    top = float(np.max(x))
-    return top + math.log(float(np.sum(np.exp(x - top))))
-
-
-def _log_tilted_mass(a, tilt):
-    """log Σ_i a_i e^{t i} (−∞ for an all-zero array)."""
-    if not np.any(a > 0):
-        return -math.inf
-    t, top = _tilted(a, tilt)
-    return top + math.log(float(t.sum()))
-
-
 # --------------------------------------------------------------------------
 # the two-direction object
 # --------------------------------------------------------------------------
@@ -624,9 +620,7 @@ class PrivacyLossDistribution:
             epsilon = float(check_nonnegative(epsilon, "epsilon"))
 
         def objective(g, lams):
-            keep = g.probs > 0
-            log_p, ell = np.log(g.probs[keep]), g.losses[keep]
-            k = np.array([_log_sum_exp(log_p + lam * ell) for lam in lams])
+            k = g.log_mgf(lams)
             obj = (count * k + log_inv_delta) / lams if delta is not None else count * k - lams * epsilon
             return np.where(np.isfinite(obj), obj, np.inf)
 
