@@ -8,6 +8,7 @@ Used in: book/01-renyi-gaussian
 
 import numpy as np
 
+from ._logspace import log_psi
 from ._validation import (
     check_interval,
     check_nonnegative,
@@ -137,16 +138,9 @@ def _laplace_small_u(u, t):
     # inner − 1 = u·g, g = [(1+u)·f(ut)/u + f(−(1+u)t)] / (1+2u) with f(x) = eˣ − 1 − x ≥ 0:
     # the O(t) terms cancel exactly, so g is a sum of non-negative terms (no cancellation);
     # g → t + e^{−t} − 1 as u → 0.
-    first = np.where(u > 0, _expm1_minus_x(u * t) / safe_u, 0.0)
-    g = ((1.0 + u) * first + _expm1_minus_x(-(1.0 + u) * t)) / (1.0 + 2.0 * u)
+    first = np.where(u > 0, np.exp(log_psi(u * t)) / safe_u, 0.0)
+    g = ((1.0 + u) * first + np.exp(log_psi(-(1.0 + u) * t))) / (1.0 + 2.0 * u)
     return np.where(u > 0, np.log1p(u * g) / safe_u, g)
-
-
-def _expm1_minus_x(x):
-    """eˣ − 1 − x without cancellation: its Taylor series for |x| < 0.01 (error < x⁷/5040)."""
-    x = np.asarray(x, dtype=float)
-    series = x * x * (0.5 + x * (1 / 6 + x * (1 / 24 + x * (1 / 120 + x / 720))))
-    return np.where(np.abs(x) < 0.01, series, np.expm1(x) - x)
 
 
 def rdp_randomized_response(alpha, p):

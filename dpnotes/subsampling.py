@@ -23,6 +23,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.special import expit, gammaln, logsumexp
 
+from ._logspace import log_expm1, log_phi, log_psi
 from ._validation import (
     check_interval,
     check_nonnegative,
@@ -55,48 +56,6 @@ _T_SMALL = 95.0
 # ----------------------------------------------------------------------------
 # Elementary log-space helpers
 # ----------------------------------------------------------------------------
-
-def _log_expm1(x):
-    """log(e^x − 1) for x > 0, without overflow or cancellation."""
-    x = np.asarray(x, dtype=float)
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        big = x + np.log1p(-np.exp(-np.maximum(x, 30.0)))
-        small = np.log(np.expm1(np.minimum(x, 30.0)))
-    return np.where(x > 30.0, big, small)
-
-
-def _horner(x, coeffs):
-    out = np.zeros_like(x)
-    for c in coeffs[::-1]:
-        out = out * x + c
-    return out
-
-
-# φ(ℓ) = e^ℓ(ℓ − 1) + 1 = Σ_{n≥2} (n − 1) ℓⁿ / n!   (|ℓ| < 1: series)
-_PHI_COEFFS = np.array([(n - 1) / np.exp(gammaln(n + 1)) for n in range(2, 32)])
-# ψ(v) = e^v − 1 − v = Σ_{n≥2} vⁿ / n!               (|v| < 1: series)
-_PSI_COEFFS = np.array([1.0 / np.exp(gammaln(n + 1)) for n in range(2, 32)])
-
-
-def _log_phi(ell):
-    """log(e^ℓ(ℓ − 1) + 1) ≥ −∞ for ℓ > −∞ (the value is ≥ 0, 0 only at ℓ = 0)."""
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        small = 2.0 * np.log(np.abs(ell)) + np.log(_horner(np.clip(ell, -1, 1), _PHI_COEFFS))
-        big = ell + np.log(ell + np.expm1(-np.maximum(ell, 1.0)))
-        neg = np.log1p(np.exp(np.minimum(ell, -1.0)) * (np.minimum(ell, -1.0) - 1.0))
-    return np.where(np.abs(ell) < 1.0, small, np.where(ell >= 1.0, big, neg))
-
-
-def _log_psi(v):
-    """log(e^v − 1 − v) (the value is ≥ 0, 0 only at v = 0)."""
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        small = 2.0 * np.log(np.abs(v)) + np.log(_horner(np.clip(v, -1, 1), _PSI_COEFFS))
-        vb = np.maximum(v, 1.0)
-        big = vb + np.log1p(-(1.0 + vb) * np.exp(-vb))
-        vn = np.minimum(v, -1.0)
-        neg = np.log(np.expm1(vn) - vn)
-    return np.where(np.abs(v) < 1.0, small, np.where(v >= 1.0, big, neg))
-
 
 def _ell(z, q, t):
     """ℓ(z) = log(1 − q + q e^{L}), L = (z − ½)/σ² : the log-likelihood ratio of the mixture."""
@@ -166,7 +125,7 @@ def _log_am1_int(alpha, q, t):
     a = alpha[owner]
     terms = (gammaln(a + 1.0) - gammaln(k + 1.0) - gammaln(a - k + 1.0)
              + k * np.log(q) + (a - k) * np.log1p(-q)
-             + _log_expm1(0.5 * t * k * (k - 1.0)))
+             + log_expm1(0.5 * t * k * (k - 1.0)))
     peak = np.maximum.reduceat(terms, starts)
     total = np.add.reduceat(np.exp(terms - peak[owner]), starts)
     return peak + np.log(total)
@@ -243,8 +202,8 @@ def _log_a_quad(alpha, q, sigma):
         def log_g(z):
             ell = _ell(z, q, t)
             with np.errstate(divide="ignore"):
-                lg = np.logaddexp(np.log(beta)[:, None] + _log_phi(ell),
-                                  ell + _log_psi(beta[:, None] * ell))
+                lg = np.logaddexp(np.log(beta)[:, None] + log_phi(ell),
+                                  ell + log_psi(beta[:, None] * ell))
             return -0.5 * t * z * z + norm + lg
 
         lo, hi = np.full(a.shape, -B), a + 1.0 + B
@@ -390,7 +349,7 @@ def _log_b_quad(alpha, q, sigma):
 
         def log_g(z):  # (1+y)^γ − 1 − γy = ψ(γℓ) − γψ(ℓ), both terms ≥ 0 for γ < 0
             ell = _ell(z, q, t)
-            lg = np.logaddexp(_log_psi(g_[:, None] * ell), np.log(-g_)[:, None] + _log_psi(ell))
+            lg = np.logaddexp(log_psi(g_[:, None] * ell), np.log(-g_)[:, None] + log_psi(ell))
             return -0.5 * t * z * z + norm + lg
 
         lo_s = np.minimum(zs[small] - Bs, -Bs)
@@ -510,7 +469,7 @@ def rdp_subsampled(alpha, rate, rdp):
     alpha, r, rho = np.broadcast_arrays(alpha, r, rho)
     x = (alpha - 1.0) * rho
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_term = np.log(r) + _log_expm1(np.where(x > 0, x, 1.0))  # log(r(e^x − 1))
+        log_term = np.log(r) + log_expm1(np.where(x > 0, x, 1.0))  # log(r(e^x − 1))
         out = np.logaddexp(0.0, log_term) / (alpha - 1.0)
     out = np.where((x == 0) | (r == 0), 0.0, out)
     out = np.where(np.isinf(rho) & (r > 0), np.inf, out)
@@ -551,7 +510,7 @@ def rdp_subsampled_relaxed(alpha, rate, rdp):
     alpha, r, rho = np.broadcast_arrays(alpha, r, rho)
     x = (alpha - 1.0) * rho
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        out = np.exp(np.log(r) + _log_expm1(np.where(x > 0, x, 1.0))) / (alpha - 1.0)
+        out = np.exp(np.log(r) + log_expm1(np.where(x > 0, x, 1.0))) / (alpha - 1.0)
     out = np.where((x == 0) | (r == 0), 0.0, out)
     return scalar_or_array(out)
 

@@ -1,0 +1,48 @@
+"""Elementary functions in log space, without overflow or cancellation (shared by the math modules)."""
+
+import numpy as np
+from scipy.special import gammaln
+
+__all__ = ["log_expm1", "log_phi", "log_psi"]
+
+
+def log_expm1(x):
+    """log(e^x − 1) for x > 0, without overflow or cancellation."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        big = x + np.log1p(-np.exp(-np.maximum(x, 30.0)))
+        small = np.log(np.expm1(np.minimum(x, 30.0)))
+    return np.where(x > 30.0, big, small)
+
+
+def _horner(x, coeffs):
+    out = np.zeros_like(x)
+    for c in coeffs[::-1]:
+        out = out * x + c
+    return out
+
+
+# φ(ℓ) = e^ℓ(ℓ − 1) + 1 = Σ_{n≥2} (n − 1) ℓⁿ / n!   (|ℓ| < 1: series)
+_PHI_COEFFS = np.array([(n - 1) / np.exp(gammaln(n + 1)) for n in range(2, 32)])
+# ψ(v) = e^v − 1 − v = Σ_{n≥2} vⁿ / n!               (|v| < 1: series)
+_PSI_COEFFS = np.array([1.0 / np.exp(gammaln(n + 1)) for n in range(2, 32)])
+
+
+def log_phi(ell):
+    """log(e^ℓ(ℓ − 1) + 1); the argument is ≥ 0 and 0 only at ℓ = 0 (where the value is −∞)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        small = 2.0 * np.log(np.abs(ell)) + np.log(_horner(np.clip(ell, -1, 1), _PHI_COEFFS))
+        big = ell + np.log(ell + np.expm1(-np.maximum(ell, 1.0)))
+        neg = np.log1p(np.exp(np.minimum(ell, -1.0)) * (np.minimum(ell, -1.0) - 1.0))
+    return np.where(np.abs(ell) < 1.0, small, np.where(ell >= 1.0, big, neg))
+
+
+def log_psi(v):
+    """log(e^v − 1 − v); the argument is ≥ 0 and 0 only at v = 0 (where the value is −∞)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        small = 2.0 * np.log(np.abs(v)) + np.log(_horner(np.clip(v, -1, 1), _PSI_COEFFS))
+        vb = np.maximum(v, 1.0)
+        big = vb + np.log1p(-(1.0 + vb) * np.exp(-vb))
+        vn = np.minimum(v, -1.0)
+        neg = np.log(np.expm1(vn) - vn)
+    return np.where(np.abs(v) < 1.0, small, np.where(v >= 1.0, big, neg))
