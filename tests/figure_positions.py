@@ -7,12 +7,18 @@ import numpy as np
 from dpnotes.figures import FIGURES
 
 
-def positions(figure):
-    """Yield (slider values, {trace name: Trace}) for every slider position of a figure (or its key)."""
+def slider_values(figure):
+    """Yield the slider values {name: value} of every slider position of a figure (or its key)."""
     fig = FIGURES[figure] if isinstance(figure, str) else figure
     names = [s.name for s in fig.sliders]
     for combo in itertools.product(*[s.values for s in fig.sliders]):
-        params = dict(zip(names, combo))
+        yield dict(zip(names, combo))
+
+
+def positions(figure):
+    """Yield (slider values, {trace name: Trace}) for every slider position of a figure (or its key)."""
+    fig = FIGURES[figure] if isinstance(figure, str) else figure
+    for params in slider_values(fig):
         yield params, {t.name: t for t in fig.traces(**params)}
 
 

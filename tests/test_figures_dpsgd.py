@@ -1,6 +1,5 @@
 """Figures of the subsampling and DP-SGD chapters against the package."""
 
-import itertools
 import warnings
 
 import numpy as np
@@ -12,12 +11,7 @@ from dpnotes.figures import FIGURES
 from dpnotes.figures import dpsgd as fd
 from dpnotes.figures import subsampling as fs
 from dpnotes.subsampling import rdp_subsampled_gaussian
-
-
-def positions(fig):
-    names = [s.name for s in fig.sliders]
-    for combo in itertools.product(*[s.values for s in fig.sliders]):
-        yield dict(zip(names, combo))
+from figure_positions import slider_values as positions
 
 
 @pytest.mark.parametrize("key", ["dpsgd-epochs", "dpsgd-sigma"])

@@ -1,6 +1,5 @@
 """Figures of the chapter "The exact answer" against the package and independent routes."""
 
-import itertools
 import math
 
 import numpy as np
@@ -10,24 +9,7 @@ from scipy.special import log_ndtr
 from dpnotes.figures import FIGURES
 from dpnotes.figures import pld as fp
 from dpnotes.pld import dpsgd_epsilon_bracket
-
-
-def positions(fig):
-    names = [s.name for s in fig.sliders]
-    for combo in itertools.product(*[s.values for s in fig.sliders]):
-        yield dict(zip(names, combo))
-
-
-def test_every_position_is_finite_with_the_same_traces():
-    for key in ("pld-privacy-curve", "pld-histogram"):
-        fig = FIGURES[key]
-        names = None
-        for params in positions(fig):
-            traces = fig.traces(**params)
-            assert names in (None, [t.name for t in traces])
-            names = [t.name for t in traces]
-            for tr in traces:
-                assert np.all(np.isfinite(tr.x)) and np.all(np.isfinite(tr.y)), (key, params, tr.name)
+from figure_positions import slider_values as positions
 
 
 def test_s2_02_pld_curve_lower_below_upper_and_rdp_above_lower():
