@@ -1,0 +1,170 @@
+"""The book as a textbook: written for readers who have never seen its sources.
+
+Checked on the built site (what a reader gets) and on the chapter sources:
+
+- outside the collapsed "About the source" notes, and outside the claims and findings pages,
+  no chapter says "seed", and no statement title shows a bare claim ID (the ID lives in the
+  statement's label and in its small ``claim-tag``);
+- every chapter cites the literature, and every citation resolves to the bibliography,
+  whose every entry links to the paper (DOI or arXiv) and is cited somewhere;
+- every glossary term is linked from a chapter, and every Greek letter in a statement is on
+  the notation page;
+- figure titles, trace names and slider labels say no "seed" either.
+"""
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+bs4 = pytest.importorskip("bs4")
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))
+BOOK = ROOT / "book"
+TOC = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+DOCS = [c["file"] for part in TOC["parts"] for c in part["chapters"]]
+CHAPTERS = [d for d in DOCS if (ROOT / f"{d}.ipynb").exists()]
+EXEMPT = {"book/claims", "book/findings"}  # they are about the sources by design
+CLAIM_ID = re.compile(r"\bS[0-4]-\d{2}\b")
+SEED = re.compile(r"\bseeds?\b", re.IGNORECASE)
+
+
+def _soup(doc):
+    path = HTML / f"{doc}.html"
+    if not path.exists():
+        pytest.fail(f"build the book first (make book): {path} is missing")
+    return bs4.BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def _article(doc):
+    """The page's main text as a reader sees it, without the "About the source" notes."""
+    soup = _soup(doc)
+    main = soup.select_one("article.bd-article") or soup.body
+    for hidden in main.select(".about-source, script, style, .dpnotes-data"):
+        hidden.decompose()
+    return main
+
+
+@pytest.mark.parametrize("doc", [d for d in DOCS if d not in EXEMPT])
+def test_no_page_speaks_of_seeds(doc):
+    text = _article(doc).get_text(" ")
+    hits = [text[max(0, m.start() - 60):m.end() + 60].replace("\n", " ") for m in SEED.finditer(text)]
+    assert not hits, f"{doc}: 'seed' outside an About-the-source note: {hits[:5]}"
+
+
+@pytest.mark.parametrize("doc", [d for d in DOCS if d not in EXEMPT])
+def test_statement_titles_are_descriptive(doc):
+    main = _article(doc)
+    bad = []
+    for title in main.select("div.proof p.admonition-title, div.proof .admonition-title, "
+                             "div.exercise .admonition-title, h1, h2, h3"):
+        for tag in title.select(".claim-tag"):
+            tag.decompose()
+        text = title.get_text(" ")
+        if CLAIM_ID.search(text):
+            bad.append(text.strip())
+    assert not bad, f"{doc}: a bare claim ID in a title: {bad}"
+
+
+def test_claim_tags_link_to_the_claims_table():
+    tagged = 0
+    for doc in CHAPTERS:
+        for tag in _soup(doc).select(".claim-tag"):
+            assert CLAIM_ID.fullmatch(tag.get_text().strip()), tag
+            link = tag.find("a")
+            assert link is not None and link["href"].split("#")[0].endswith("claims.html"), tag
+            tagged += 1
+    assert tagged >= 54, f"only {tagged} statements carry their claim tag"
+
+
+@pytest.mark.parametrize("doc", CHAPTERS)
+def test_every_chapter_cites_the_literature(doc):
+    links = [a["href"] for a in _soup(doc).select("a[href]") if "bibliography.html#" in a["href"]]
+    assert links, f"{doc} cites no work"
+
+
+def _bib_entries():
+    text = (BOOK / "references.bib").read_text(encoding="utf-8")
+    return re.findall(r"@(\w+)\{([^,]+),(.*?)\n\}", text, flags=re.S)
+
+
+def test_bibliography_entries_link_to_the_papers():
+    entries = _bib_entries()
+    assert len(entries) >= 25
+    for _, key, body in entries:
+        assert re.search(r"\bdoi\s*=|\beprint\s*=", body), f"{key}: neither a DOI nor an arXiv id"
+        if "eprint" in body:
+            assert re.search(r"eprint\s*=\s*\{\d{4}\.\d{4,5}\}", body), f"{key}: malformed arXiv id"
+            assert "archiveprefix" in body.lower(), key
+
+
+def test_bibliography_page_lists_every_entry_with_a_link():
+    page = _soup("book/bibliography")
+    items = page.select("div.citation, dl.citation > dt, .bibliography dt, div[role=list] div.citation")
+    text = page.get_text(" ")
+    hrefs = [a["href"] for a in page.select("a[href]")]
+    for _, key, body in _bib_entries():
+        doi = re.search(r"doi\s*=\s*\{([^}]+)\}", body)
+        arxiv = re.search(r"eprint\s*=\s*\{([^}]+)\}", body)
+        ident = doi.group(1) if doi else arxiv.group(1)
+        assert any(ident in h for h in hrefs), f"{key}: {ident} is not a link on the bibliography page"
+    assert items or text, "empty bibliography page"
+
+
+def test_every_bibliography_entry_is_cited():
+    cited = set()
+    pattern = re.compile(r"\{cite(?::[tp])?\}`([^`]+)`")
+    sources = [p for p in BOOK.glob("*.ipynb")] + [p for p in BOOK.glob("*.md")]
+    for path in sources:
+        for keys in pattern.findall(path.read_text(encoding="utf-8")):
+            cited.update(k.strip() for k in keys.split(","))
+    keys = {key for _, key, _ in _bib_entries()}
+    assert keys - cited == set(), f"in the bibliography but never cited: {sorted(keys - cited)}"
+    assert cited - keys == set(), f"cited but not in the bibliography: {sorted(cited - keys)}"
+
+
+def test_every_glossary_term_is_used():
+    terms = {dt["id"] for dt in _soup("book/glossary").select("dl.glossary dt[id]")}
+    assert len(terms) >= 30
+    linked = set()
+    for doc in DOCS:
+        if doc == "book/glossary":
+            continue
+        for a in _soup(doc).select('a[href*="glossary.html#term-"]'):
+            linked.add(a["href"].split("#", 1)[1])
+    assert terms - linked == set(), f"glossary terms no chapter links to: {sorted(terms - linked)}"
+
+
+_GREEK = re.compile(r"\\(alpha|beta|gamma|delta|varepsilon|epsilon|zeta|eta|theta|lambda|mu|nu|xi|pi|rho|"
+                    r"sigma|tau|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Phi|Psi|Omega)\b")
+_STATEMENT = re.compile(r"```\{prf:(?:definition|theorem|lemma|proposition|corollary|property|conjecture)\}"
+                        r"(.*?)\n```", re.S)
+
+
+def test_greek_letters_of_statements_are_on_the_notation_page():
+    notation = (BOOK / "notation.md").read_text(encoding="utf-8")
+    listed = set(_GREEK.findall(notation))
+    missing = {}
+    for nb in sorted(BOOK.glob("*.ipynb")):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        for body in _STATEMENT.findall(text):
+            for letter in set(_GREEK.findall(body)) - listed:
+                missing.setdefault(letter, nb.name)
+    assert not missing, f"symbols in statements missing from the notation page: {missing}"
+
+
+def test_figure_labels_do_not_speak_of_seeds():
+    from dpnotes.figures import FIGURES
+
+    for key, fig in FIGURES.items():
+        labels = [fig.title, fig.x_label, fig.y_label] + [s.label for s in fig.sliders]
+        defaults = {s.name: s.default for s in fig.sliders}
+        labels += [t.name for t in fig.compute(**defaults)]
+        for label in labels:
+            assert not SEED.search(str(label or "")), f"{key}: {label!r}"
+            assert not CLAIM_ID.search(str(label or "")), f"{key}: a claim ID in a figure label: {label!r}"
