@@ -41,7 +41,7 @@ def rr_traces(p):
     return [
         Trace("D<sub>α</sub>(RR), closed form", ORDERS, rdp_randomized_response(ORDERS, p)),
         *_limits(rdp_randomized_response(1.0, p), rdp_randomized_response(np.inf, p)),
-        Trace("direct sum Σ p<sub>i</sub><sup>α</sup> q<sub>i</sub><sup>1−α</sup> (check)", _CHECK_ORDERS,
+        Trace("direct sum Σ<sub>x</sub> P(x)<sup>α</sup> Q(x)<sup>1−α</sup> (check)", _CHECK_ORDERS,
               renyi_divergence(pmf_p, pmf_q, _CHECK_ORDERS), mode="markers"),
     ]
 
