@@ -34,15 +34,15 @@ def test_composition_pure_bounds_above_exact():
         exact = _by_prefix(tr, "exact").y
         for name, t in tr.items():
             assert np.all(t.y >= exact * (1 - 1e-9)), (params, name)
-        assert np.all(_by_prefix(tr, "advanced = zCDP").y <= _by_prefix(tr, "advanced (S2-08)").y)
+        assert np.all(_by_prefix(tr, "advanced via zCDP").y <= _by_prefix(tr, "advanced, Dwork").y)
 
 
 def test_laplace_queries_tight_scale_spends_the_budget():
     from dpnotes.composition import epsilon_advanced_composition
 
     for params, tr in _positions("composition-laplace-queries"):
-        tight, seed = _by_prefix(tr, "advanced, tight"), _by_prefix(tr, "advanced, seed")
-        assert np.all(tight.y <= seed.y)
+        tight, rule = _by_prefix(tr, "advanced, tight"), _by_prefix(tr, "advanced, b =")
+        assert np.all(tight.y <= rule.y)
         k = tight.x[-1]
         eps = epsilon_advanced_composition(1 / tight.y[-1], k, params["delta"], form="zcdp")
         assert eps == pytest.approx(params["epsilon"], rel=1e-9)
@@ -71,8 +71,8 @@ def test_conversion_gaussian_bounds_above_exact_and_chernoff_on_mironov():
 def test_conversion_order_marker_is_the_minimum_and_above_exact():
     for params, tr in _positions("conversion-order"):
         exact = _by_prefix(tr, "exact").y[0]
-        claim21 = _by_prefix(tr, "Claim 21").y
-        marker = _by_prefix(tr, "λ*").y[0]
+        claim21 = _by_prefix(tr, "one-order bound").y
+        marker = _by_prefix(tr, "α*").y[0]
         assert np.all(claim21 >= exact - 1e-9)
         assert np.all(_by_prefix(tr, "improved").y >= exact - 1e-9)
         assert marker <= np.min(claim21) + 1e-12
@@ -83,8 +83,8 @@ def test_approximate_rdp_corrected_above_exact_printed_below_somewhere():
     dips = 0
     for params, tr in _positions("conversion-approx-rdp"):
         exact = _by_prefix(tr, "exact").y
-        assert np.all(_by_prefix(tr, "δ̂, corrected").y >= exact - 1e-9), params
-        dips += bool(np.any(_by_prefix(tr, "δ̂ as printed").y < exact - 1e-6))
+        assert np.all(_by_prefix(tr, "δ̂, correct sign").y >= exact - 1e-9), params
+        dips += bool(np.any(_by_prefix(tr, "δ̂ with the sign flipped").y < exact - 1e-6))
     assert dips > 0
 
 

@@ -19,7 +19,7 @@ from dpnotes.figures import conversion as figconv
 from figure_positions import positions
 
 KEY = "conversion-sigma-threshold"
-NAMES = ("seed's sufficient", "exact threshold", "exact privacy curve")
+NAMES = ("sufficient σ of the stated", "exact threshold", "exact privacy curve")
 
 
 def _curves(**params):

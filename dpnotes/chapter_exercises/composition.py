@@ -15,7 +15,7 @@ from ..rdp import rdp_gaussian
 
 
 def _crossover(eps0=0.1, delta_prime=1e-5):
-    """Smallest k at which the S2-08 bound is below basic composition kε₀."""
+    """Smallest T at which the S2-08 bound is below basic composition Tε₀."""
     ks = np.arange(1, 100_000)
     adv = epsilon_advanced_composition(eps0, ks, delta_prime, form="drv")
     return float(ks[np.argmax(adv < eps0 * ks)])
@@ -24,20 +24,20 @@ def _crossover(eps0=0.1, delta_prime=1e-5):
 Exercise(
     "composition-advanced-eps",
     answer=lambda: epsilon_advanced_composition(0.1, 100, 1e-5, form="zcdp"),
-    hint="Use ε = kε₀²/2 + ε₀√(2k log(1/δ)) with k = 100, ε₀ = 0.1, δ = 10⁻⁵ (natural logarithm).",
+    hint="Use ε = Tε₀²/2 + ε₀√(2T log(1/δ)) with T = 100, ε₀ = 0.1, δ = 10⁻⁵ (natural logarithm).",
 )
 Exercise(
     "composition-crossover",
     answer=_crossover,
-    hint="Compare kε₀ with ε₀√(2k log(1/δ′)) + kε₀(e^ε₀ − 1); solve for √k and round up to an integer.",
+    hint="Compare Tε₀ with ε₀√(2T log(1/δ′)) + Tε₀(e^ε₀ − 1); solve for √T and round up to an integer.",
 )
 Exercise(
     "composition-rdp-gaussian",
     answer=lambda: float(rdp_composition(rdp_gaussian(10.0, 5.0), 50)[0]),
-    hint="At a fixed order the RDP values add: k times α/(2σ²).",
+    hint="At a fixed order the RDP values add: T times α/(2σ²).",
 )
 Exercise(
     "composition-laplace-tight",
     answer=lambda: laplace_scale_for_queries(100, 1.0, 1e-5, rule="advanced-tight"),
-    hint="Solve the quadratic kε₀²/2 + ε₀√(2k log(1/δ)) = ε for ε₀ > 0; the scale is 1/ε₀.",
+    hint="Solve the quadratic Tε₀²/2 + ε₀√(2T log(1/δ)) = ε for ε₀ > 0; the scale is 1/ε₀.",
 )

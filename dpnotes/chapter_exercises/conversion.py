@@ -10,13 +10,13 @@ from ..rdp import rdp_gaussian
 Exercise(
     "conversion-mironov",
     answer=lambda: epsilon_from_rdp([8.0], [4.0], 1e-5, method="mironov"),
-    hint="Mironov's conversion at a single order: ε = ρ + log(1/δ)/(α − 1).",
+    hint="Mironov's conversion at a single order: ε = ε(α) + log(1/δ)/(α − 1).",
 )
 Exercise(
     "conversion-optimal-order",
     answer=lambda: delta_from_rdp_curve(lambda a: rdp_gaussian(a, 2.0), 1.0, method="mironov",
                                         return_order=True)[1],
-    hint="Minimise the exponent (λ − 1)(λ/(2σ²) − ε) over λ: set its derivative to zero.",
+    hint="Minimise the exponent (α − 1)(α/(2σ²) − ε) over α: set its derivative to zero.",
 )
 Exercise(
     "conversion-example2-delta",

@@ -1,6 +1,6 @@
-"""Figures of the composition chapter: how ε grows with the number of mechanisms k.
+"""Figures of the composition chapter: how ε grows with the number of mechanisms T.
 
-The exact reference for k-fold ε₀-DP is the k-fold composition of ε₀ randomized
+The exact reference for T-fold ε₀-DP is the T-fold composition of ε₀ randomized
 response, the worst ε₀-DP mechanism (Kairouz, Oh & Viswanath 2015): its δ(ε) is
 the hockey-stick divergence of two binomial laws, inverted here by Brent's method.
 
@@ -28,7 +28,7 @@ from ..widgets import Figure, Slider, Trace
 
 __all__ = ["FIGURES", "exact_epsilon_rr_composition"]
 
-COUNTS = np.unique(np.round(np.geomspace(1, 1000, 36))).astype(float)  # k = 1 … 1000
+COUNTS = np.unique(np.round(np.geomspace(1, 1000, 36))).astype(float)  # T = 1 … 1000
 ORDERS = np.append(DEFAULT_ORDERS, np.inf)  # α = ∞ carries the pure-DP guarantee
 
 
@@ -58,7 +58,7 @@ def exact_epsilon_rr_composition(eps0, k, delta):
 
 
 def pure_composition_traces(eps0, delta):
-    """ε of k-fold ε₀-DP at total failure probability δ, by five routes."""
+    """ε of T-fold ε₀-DP at total failure probability δ, by five routes."""
     basic = np.array([epsilon_delta_basic_composition(np.full(int(k), eps0))[0] for k in COUNTS])
     drv = epsilon_advanced_composition(eps0, COUNTS, delta, form="drv")
     zcdp = epsilon_advanced_composition(eps0, COUNTS, delta, form="zcdp")
@@ -68,19 +68,19 @@ def pure_composition_traces(eps0, delta):
         rdp = np.array([epsilon_from_rdp(ORDERS, rdp_composition(rr, int(k)), delta) for k in COUNTS])
     exact = np.array([exact_epsilon_rr_composition(eps0, k, delta) for k in COUNTS])
     return [
-        Trace("basic: kε₀", COUNTS, basic, dash="dot"),
-        Trace("advanced (S2-08): ε₀√(2k log 1/δ) + kε₀(e<sup>ε₀</sup>−1)", COUNTS, drv, dash="dash"),
-        Trace("advanced = zCDP (S3-01, S2-04): kε₀²/2 + ε₀√(2k log 1/δ)", COUNTS, zcdp, dash="dash"),
+        Trace("basic: Tε₀", COUNTS, basic, dash="dot"),
+        Trace("advanced, Dwork–Rothblum–Vadhan: ε₀√(2T log 1/δ) + Tε₀(e<sup>ε₀</sup>−1)", COUNTS, drv, dash="dash"),
+        Trace("advanced via zCDP: Tε₀²/2 + ε₀√(2T log 1/δ)", COUNTS, zcdp, dash="dash"),
         Trace("RDP of randomized response, summed, improved conversion", COUNTS, rdp),
-        Trace("exact: k-fold randomized response (optimal)", COUNTS, exact, color="black"),
+        Trace("exact: T-fold randomized response (optimal)", COUNTS, exact, color="black"),
     ]
 
 
 def laplace_scale_traces(epsilon, delta):
-    """Laplace scale per query for k sensitivity-1 queries under a total (ε, δ)."""
+    """Laplace scale per query for T sensitivity-1 queries under a total (ε, δ)."""
     ks = np.unique(np.round(np.geomspace(1, 10_000, 60))).astype(float)
-    rules = [("basic composition: b = k/ε", "basic", "dot"),
-             ("advanced, seed 003: b = 2√(2k log 1/δ)/ε", "advanced", "dash"),
+    rules = [("basic composition: b = T/ε", "basic", "dot"),
+             ("advanced, b = 2√(2T log 1/δ)/ε", "advanced", "dash"),
              ("advanced, tight ε₀: b = 1/ε₀", "advanced-tight", "solid")]
     return [Trace(name, ks, np.array([laplace_scale_for_queries(k, epsilon, delta, rule=r) for k in ks]), dash=d)
             for name, r, d in rules]
@@ -91,28 +91,28 @@ _FRACTIONS = np.geomspace(1e-4, 0.99, 60)  # δ'/δ
 
 
 def delta_prime_traces(k, epsilon):
-    """Per-query variance σ² against the split δ'/δ (seed 003's linear rule, classical calibration)."""
+    """Per-query variance σ² against the split δ'/δ (the linear rule of S3-04, classical calibration)."""
     var = np.array([gaussian_variance_advanced_composition(k, epsilon, _DELTA, f * _DELTA) for f in _FRACTIONS])
     half = gaussian_variance_advanced_composition(k, epsilon, _DELTA, _DELTA / 2)
     alt = gaussian_variance_advanced_composition(k, epsilon, _DELTA, _DELTA / (k + 1))
     best_dp, best = delta_prime_minimising_variance(k, epsilon, _DELTA)
     return [
-        Trace("σ²(δ′), δ₀ = (δ − δ′)/k", _FRACTIONS, var),
+        Trace("σ²(δ′), δ₀ = (δ − δ′)/T", _FRACTIONS, var),
         Trace("δ′ = δ/2", np.array([0.5]), np.array([half]), mode="markers"),
-        Trace("δ′ = δ₀ = δ/(k+1)", np.array([1.0 / (k + 1)]), np.array([alt]), mode="markers"),
+        Trace("δ′ = δ₀ = δ/(T+1)", np.array([1.0 / (k + 1)]), np.array([alt]), mode="markers"),
         Trace("optimal δ′", np.array([best_dp / _DELTA]), np.array([best]), mode="markers", color="black"),
     ]
 
 
 PURE = Figure(
     key="composition-pure",
-    title="k-fold composition of ε₀-DP mechanisms: ε at total failure probability δ",
+    title="T-fold composition of ε₀-DP mechanisms: ε at total failure probability δ",
     compute=pure_composition_traces,
     sliders=[
         Slider.logspace("eps0", "ε₀ (per mechanism)", 0.01, 1.0, 17, 0.1),
         Slider.logspace("delta", "δ", 1e-10, 1e-3, 8, 1e-6),
     ],
-    x_label="number of mechanisms k (log scale)",
+    x_label="number of mechanisms T (log scale)",
     y_label="ε of the composition (log scale)",
     x_log=True,
     y_log=True,
@@ -121,17 +121,18 @@ PURE = Figure(
 
 LAPLACE_QUERIES = Figure(
     key="composition-laplace-queries",
-    title="Laplace noise per query for k queries under a total (ε, δ) budget",
+    title="Laplace noise per query for T queries under a total (ε, δ) budget",
     compute=laplace_scale_traces,
     sliders=[
         Slider.logspace("epsilon", "ε (total)", 0.1, 10.0, 21, 1.0),
         Slider.logspace("delta", "δ", 1e-10, 1e-3, 8, 1e-6),
     ],
-    x_label="number of queries k (log scale)",
+    x_label="number of queries T (log scale)",
     y_label="Laplace scale b per query (log scale)",
     x_log=True,
     y_log=True,
-    caption="The variance per query is 2b². The seed's advanced rule beats basic composition once k > 8 log(1/δ); the tight one from about 2 log(1/δ).",
+    caption="The variance per query is 2b². The rule b = 2√(2T log(1/δ))/ε beats basic composition once T > 8 log(1/δ); "
+            "the tight one from about T = 2 log(1/δ).",
 )
 
 DELTA_PRIME = Figure(
@@ -139,7 +140,7 @@ DELTA_PRIME = Figure(
     title="Gaussian queries under advanced composition: the design parameter δ′ (δ = 10⁻⁵)",
     compute=delta_prime_traces,
     sliders=[
-        Slider("k", "k (queries)", (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0), 10.0,
+        Slider("k", "T (queries)", (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0), 10.0,
                log=True, fmt=".0f"),
         Slider("epsilon", "ε (total)", (0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0), 1.0, log=True),
     ],

@@ -1,8 +1,8 @@
 """Figures of the conversion chapter: from an RDP curve to (ε, δ), against the exact answer.
 
 The reference is the Gaussian mechanism, whose exact privacy curve is known in
-closed form; k-fold composition of the Gaussian with noise σ is the Gaussian
-with noise σ/√k, so one slider covers both.
+closed form; T-fold composition of the Gaussian with noise σ is the Gaussian
+with noise σ/√T, so one slider covers both.
 
 Used in: book/03-conversion
 """
@@ -20,7 +20,10 @@ from ..properties import approximate_rdp_delta_hat
 from ..rdp import rdp_gaussian
 from ..widgets import Figure, Slider, Trace
 
-__all__ = ["FIGURES"]
+__all__ = ["FIGURES", "FLIPPED_SIGN"]
+
+# approximate_rdp_delta_hat's name for the exponent with its sign flipped, as printed in the notes "Privacy" (S2-07)
+FLIPPED_SIGN = "seed"
 
 DELTAS = np.geomspace(1e-12, 1e-2, 50)
 _MARK_DELTAS = DELTAS[::7]
@@ -44,15 +47,15 @@ def epsilon_traces(sigma):
         improved = epsilon_from_rdp(DEFAULT_ORDERS, rho, DELTAS, method="improved")
     return [
         Trace("zCDP, Bun–Steinke: ρ + 2√(ρ log 1/δ)", DELTAS, epsilon_from_zcdp(0.5 / sigma**2, DELTAS), dash="dot"),
-        Trace("Mironov: min<sub>α</sub> ρ(α) + log(1/δ)/(α−1)", DELTAS, mironov, dash="dash"),
+        Trace("Mironov: min<sub>α</sub> ε(α) + log(1/δ)/(α−1)", DELTAS, mironov, dash="dash"),
         Trace("Chernoff/Legendre: exp(−κ*(ε)) = δ", _MARK_DELTAS, chernoff, mode="markers"),
-        Trace("improved conversion (RDP property 8)", DELTAS, improved),
+        Trace("improved conversion", DELTAS, improved),
         Trace("exact ε(δ)", DELTAS, epsilon_gaussian(DELTAS, 1.0 / sigma), color="black"),
     ]
 
 
 def order_traces(sigma, epsilon):
-    """log₁₀ of the δ bound at each order λ for the Gaussian, and the exact δ(ε)."""
+    """log₁₀ of the δ bound at each order α for the Gaussian, and the exact δ(ε)."""
     rho = rdp_gaussian(ORDERS, sigma)
     claim21 = np.array([delta_from_rdp([a], [r], epsilon, method="mironov") for a, r in zip(ORDERS, rho)])
     improved = np.array([delta_from_rdp([a], [r], epsilon) for a, r in zip(ORDERS, rho)])
@@ -61,58 +64,57 @@ def order_traces(sigma, epsilon):
     exact = delta_gaussian(epsilon, 1.0 / sigma)
     ends = ORDERS[[0, -1]]
     return [
-        Trace("Claim 21 at order λ: e<sup>(λ−1)(ρ(λ)−ε)</sup>", ORDERS, np.log10(claim21), dash="dash"),
-        Trace("improved conversion at order λ", ORDERS, np.log10(improved)),
-        Trace("λ* = ½ + εσ²", np.array([lam]), np.log10(np.array([at_lam])), mode="markers", color="black"),
+        Trace("one-order bound at α: e<sup>(α−1)(ε(α)−ε)</sup>", ORDERS, np.log10(claim21), dash="dash"),
+        Trace("improved conversion at order α", ORDERS, np.log10(improved)),
+        Trace("α* = ½ + εσ²", np.array([lam]), np.log10(np.array([at_lam])), mode="markers", color="black"),
         Trace("exact δ(ε)", ends, np.full(2, np.log10(exact)), dash="dot", color="black"),
     ]
 
 
 def approximate_rdp_traces(order, mu):
-    """δ̂(ε̂) from (λ, λμ²/2)-RDP of the Gaussian: corrected and printed signs, against the exact δ(ε̂)."""
+    """δ̂(ε̂) from (α, αμ²/2)-RDP of the Gaussian: corrected and flipped signs, against the exact δ(ε̂)."""
     eps = float(rdp_gaussian(order, 1.0 / mu))
     return [
-        Trace("δ̂, corrected: e<sup>−(λ−1)(ε̂−ε)</sup>(1−1/λ)<sup>λ−1</sup>/λ", EPS_HAT,
+        Trace("δ̂, correct sign: e<sup>−(α−1)(ε̂−ε)</sup>(1−1/α)<sup>α−1</sup>/α", EPS_HAT,
               _log10(approximate_rdp_delta_hat(order, eps, EPS_HAT))),
-        Trace("δ̂ as printed in seed 002: e<sup>+(λ−1)(ε̂−ε)</sup>…", EPS_HAT,
-              _log10(approximate_rdp_delta_hat(order, eps, EPS_HAT, sign="seed")), dash="dash"),
+        Trace("δ̂ with the sign flipped: e<sup>+(α−1)(ε̂−ε)</sup>…", EPS_HAT,
+              _log10(approximate_rdp_delta_hat(order, eps, EPS_HAT, sign=FLIPPED_SIGN)), dash="dash"),
         Trace("exact δ(ε̂) of the Gaussian", EPS_HAT, _log10(delta_gaussian(EPS_HAT, mu)), color="black"),
     ]
 
 
 @lru_cache(maxsize=1)
 def composed_sigma_formulas():
-    """The seed's sufficient σ/√k and the exact threshold of Example 3's bound, as numpy functions of (ε, L).
+    """The stated sufficient σ/√T and the exact threshold of the same bound, as numpy functions of (ε, log 1/δ).
 
-    Both come from the sympy derivation :func:`dpnotes.symbolic.conversion.derive_composed_gaussian_sigma`
-    (L = log 1/δ); lambdified once and cached (sympy is imported here, not when the figures load).
+    Both come from the sympy derivation :func:`dpnotes.symbolic.conversion.derive_composed_gaussian_sigma`;
+    lambdified once and cached (sympy is imported here, not when the figures load).
     """
     import sympy as sp
 
-    from ..symbolic.conversion import derive_composed_gaussian_sigma
+    from ..symbolic.conversion import L, derive_composed_gaussian_sigma, eps
 
     steps = dict(derive_composed_gaussian_sigma())
-    eps, L = sp.Symbol("epsilon", positive=True), sp.Symbol("L", positive=True)
-    seed = sp.lambdify((eps, L), steps["seed's sufficient s"], "numpy")
+    stated = sp.lambdify((eps, L), steps["sufficient s of the stated condition"], "numpy")
     exact = sp.lambdify((eps, L), steps["exact threshold s*"], "numpy")
-    return seed, exact
+    return stated, exact
 
 
 @lru_cache(maxsize=64)
 def _exact_curve_multiplier(delta):
-    """σ/√k from the exact Gaussian privacy curve at each ε of the grid (root finding in the package)."""
+    """σ/√T from the exact Gaussian privacy curve at each ε of the grid (root finding in the package)."""
     return np.array([gaussian_sigma_exact(e, delta) for e in THRESHOLD_EPSILONS])
 
 
 def sigma_threshold_traces(delta, k):
-    """σ needed by k composed Gaussians for (ε, δ)-DP: the seed's condition, its exact threshold, the exact curve."""
-    seed, exact = composed_sigma_formulas()
+    """σ needed by T composed Gaussians for (ε, δ)-DP: the stated condition, its exact threshold, the exact curve."""
+    stated, exact = composed_sigma_formulas()
     L = np.log(1.0 / delta)
     root_k = np.sqrt(k)
     return [
-        Trace("seed's sufficient σ (Example 3)", THRESHOLD_EPSILONS,
-              root_k * seed(THRESHOLD_EPSILONS, L), dash="dash"),
-        Trace("exact threshold of Example 3's bound", THRESHOLD_EPSILONS,
+        Trace("sufficient σ of the stated condition", THRESHOLD_EPSILONS,
+              root_k * stated(THRESHOLD_EPSILONS, L), dash="dash"),
+        Trace("exact threshold of the same bound", THRESHOLD_EPSILONS,
               root_k * exact(THRESHOLD_EPSILONS, L)),
         Trace("exact privacy curve (analytic Gaussian)", THRESHOLD_EPSILONS,
               root_k * _exact_curve_multiplier(float(delta)), color="black"),
@@ -121,25 +123,25 @@ def sigma_threshold_traces(delta, k):
 
 EPSILON = Figure(
     key="conversion-gaussian",
-    title="From RDP to (ε, δ): the Gaussian mechanism (Δ = 1; for k compositions use σ/√k)",
+    title="From RDP to (ε, δ): the Gaussian mechanism (Δ = 1; for T compositions use σ/√T)",
     compute=epsilon_traces,
-    sliders=[Slider.logspace("sigma", "σ (noise; σ/√k after k compositions)", 0.5, 10.0, 31, 1.0)],
+    sliders=[Slider.logspace("sigma", "σ (noise; σ/√T after T compositions)", 0.5, 10.0, 31, 1.0)],
     x_label="δ (log scale)",
     y_label="ε (log scale)",
     x_log=True,
     y_log=True,
-    caption="Every conversion lies above the exact curve; Chernoff/Legendre coincides with Mironov on a grid.",
+    caption="Every conversion lies above the exact curve; Chernoff/Legendre coincides with Mironov on a grid of orders.",
 )
 
 ORDER = Figure(
     key="conversion-order",
-    title="Claim 21 order by order: the Gaussian's δ bound is smallest at λ* = ½ + εσ²",
+    title="The one-order bound, order by order: the Gaussian's δ bound is smallest at α* = ½ + εσ²",
     compute=order_traces,
     sliders=[
         Slider("sigma", "σ (noise)", (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0), 2.5, log=True),
         Slider("epsilon", "ε", (0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0), 1.5),
     ],
-    x_label="order λ (log scale)",
+    x_label="order α (log scale)",
     y_label="log<sub>10</sub> δ",
     x_log=True,
     y_range=(-25.0, 0.5),
@@ -147,35 +149,35 @@ ORDER = Figure(
 
 APPROXIMATE = Figure(
     key="conversion-approx-rdp",
-    title="Approximate RDP conversion (S2-07): the sign of the exponent",
+    title="Approximate RDP conversion: the sign of the exponent",
     compute=approximate_rdp_traces,
     sliders=[
-        Slider("order", "λ (order)", (1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0), 2.0, log=True),
+        Slider("order", "α (order)", (1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0), 2.0, log=True),
         Slider("mu", "μ = Δ/σ", (0.25, 0.5, 0.75, 1.0, 1.25, 1.5), 1.0),
     ],
     x_label="ε̂",
     y_label="log<sub>10</sub> δ̂",
     y_range=(-12.0, 0.3),
-    caption="The corrected bound stays above the exact curve; the printed one dips below it where ε̂ < ε.",
+    caption="The bound with the correct sign stays above the exact curve; with the sign flipped it dips below it where ε̂ < ε.",
 )
 
 SIGMA_THRESHOLD = Figure(
     key="conversion-sigma-threshold",
-    title="Example 3 (S4-08): σ that k composed Gaussians need for (ε, δ)-DP",
+    title="The noise σ that T composed Gaussian mechanisms need for (ε, δ)-DP",
     compute=sigma_threshold_traces,
     sliders=[
         Slider("delta", "δ", tuple(10.0 ** -j for j in range(12, 1, -1)), 1e-5, log=True, fmt=".0e"),
-        Slider("k", "k (compositions)", (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0), 100.0, log=True, fmt=".0f"),
+        Slider("k", "T (compositions)", (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0), 100.0, log=True, fmt=".0f"),
     ],
     x_label="ε (log scale)",
     y_label="σ (log scale)",
     x_log=True,
     y_log=True,
-    caption="Dashed: the seed's sufficient condition σ > √k(√(2 log 1/δ)/ε + (2ε)^(−1/2)); solid: the smallest σ "
-            "for which Example 3's bound exp(−(εs − 1/(2s))²/2), s = σ/√k, is at most δ, i.e. "
-            "√k(√(2L) + √(2L + 2ε))/(2ε) with L = log 1/δ; black: the smallest σ for which the k-fold composition, "
-            "one Gaussian with μ = √k/σ, is (ε, δ)-DP (Balle and Wang's exact curve, by root finding). All three "
-            "grow like √k, so k moves the curves but not their ratios.",
+    caption="Dashed: the stated sufficient condition σ > √T(√(2 log 1/δ)/ε + (2ε)^(−1/2)); solid: the smallest σ "
+            "for which the bound exp(−(εs − 1/(2s))²/2), s = σ/√T, is at most δ, i.e. "
+            "√T(√(2 log 1/δ) + √(2 log 1/δ + 2ε))/(2ε); black: the smallest σ for which the T-fold composition, "
+            "one Gaussian with μ = √T/σ, is (ε, δ)-DP (Balle and Wang's exact curve, by root finding). All three "
+            "grow like √T, so T moves the curves but not their ratios.",
 )
 
 FIGURES = {f.key: f for f in (EPSILON, ORDER, SIGMA_THRESHOLD, APPROXIMATE)}
