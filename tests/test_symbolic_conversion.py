@@ -47,9 +47,9 @@ def test_s4_08_sigma_threshold():
 
 def test_s4_07_legendre_scaling():
     steps = dict(derive_legendre_scaling())
-    assert steps["(Tκ)*(x) − Tκ*(x/T)"] == 0
+    assert steps["(Tκ)∗(x) − Tκ∗(x/T)"] == 0
     # numeric Legendre transform on a fine grid agrees with the symbolic κ*
-    ks = steps["κ*(x) = sup_t (xt − κ(t))"]
+    ks = steps["κ∗(x) = sup_t (xt − κ(t))"]
     x = sp.Symbol("x", positive=True)
     t = np.linspace(0, 200, 2_000_001)
     for s_, x_ in [(1.0, 3.0), (2.0, 1.5)]:

@@ -115,7 +115,7 @@ def derive_composed_gaussian_sigma():
 
 
 def derive_legendre_scaling():
-    r"""(Tf)*(x) = T f*(x/T), shown for the Gaussian cumulant κ(t) = t(t+1)/(2σ²).
+    r"""(Tf)∗(x) = T f∗(x/T), shown for the Gaussian cumulant κ(t) = t(t+1)/(2σ²).
 
     Returns
     -------
@@ -139,13 +139,13 @@ def derive_legendre_scaling():
         return sp.simplify((x * t - f).subs(t, tt))
 
     ks = legendre(kappa)
-    steps.append(("κ*(x) = sup_t (xt − κ(t))", sp.factor(ks)))
+    steps.append(("κ∗(x) = sup_t (xt − κ(t))", sp.factor(ks)))
     kks = legendre(T * kappa)
-    steps.append(("(Tκ)*(x)", sp.factor(kks)))
+    steps.append(("(Tκ)∗(x)", sp.factor(kks)))
     scaled = T * ks.subs(x, x / T)
-    steps.append(("T κ*(x/T)", sp.factor(scaled)))
-    steps.append(("exp(−(Tκ)*(ε)): the δ of T composed Gaussian mechanisms", sp.simplify(sp.exp(-kks.subs(x, eps)))))
-    steps.append(("(Tκ)*(x) − Tκ*(x/T)", sp.simplify(kks - scaled)))
+    steps.append(("T κ∗(x/T)", sp.factor(scaled)))
+    steps.append(("exp(−(Tκ)∗(ε)): the δ of T composed Gaussian mechanisms", sp.simplify(sp.exp(-kks.subs(x, eps)))))
+    steps.append(("(Tκ)∗(x) − Tκ∗(x/T)", sp.simplify(kks - scaled)))
     return steps
 
 
