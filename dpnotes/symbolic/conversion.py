@@ -4,6 +4,10 @@ Each function returns a list of ``(description, sympy expression)``; the last
 entries are the result and, where a seed prints something else, a numeric
 check of the seed's version.
 
+The docstrings follow the book's notation; the sympy symbols keep the names
+that the displayed steps print: ``lambda`` is the Rényi order α (the seed's
+λ), ``k`` the number T of composed mechanisms and ``L`` stands for log(1/δ).
+
 Used in: book/02-composition, book/03-conversion
 """
 
@@ -24,12 +28,13 @@ rho = sp.Symbol("rho", positive=True)
 
 
 def derive_gaussian_optimal_order():
-    r"""Seed 004, Example 2 (S4-05): the optimal order λ* = ½ + εσ² and δ ≤ exp(−(εσ − 1/(2σ))²/2).
+    r"""Seed 004, Example 2 (S4-05): the optimal order α* = ½ + εσ² and δ ≤ exp(−(εσ − 1/(2σ))²/2).
 
-    The exponent (λ − 1)(λ/(2σ²) − ε) of Claim 21 is minimised over λ by
-    sympy; the seed prints λ = (1 + 2ε/σ²)/2, which is wrong — the last steps
-    evaluate both at ε = 1, σ = 2: λ* = 9/2 gives the exponent −49/32, while the
-    seed's λ = 3/4 is not an admissible order (λ > 1) and its exponent +29/128
+    The exponent (α − 1)(α/(2σ²) − ε) of Claim 21 is minimised over the order α by
+    sympy (the steps print α as λ, the seed's letter); the seed prints
+    α = (1 + 2ε/σ²)/2, which is wrong — the last steps
+    evaluate both at ε = 1, σ = 2: α* = 9/2 gives the exponent −49/32, while the
+    seed's α = 3/4 is not an admissible order (α > 1) and its exponent +29/128
     would bound δ by a number larger than 1.
 
     Returns
@@ -68,11 +73,12 @@ def derive_gaussian_optimal_order():
 
 
 def derive_composed_gaussian_sigma():
-    r"""Seed 004, Example 3 (S4-08): the σ that makes k composed Gaussians (ε, δ)-DP.
+    r"""Seed 004, Example 3 (S4-08): the σ that makes T composed Gaussians (ε, δ)-DP.
 
-    With s = σ/√k, δ = exp(−(εs − 1/(2s))²/2) ≤ δ₀ iff εs − 1/(2s) ≥ √(2L),
-    L = log(1/δ₀), i.e. s ≥ (√(2L) + √(2L + 2ε))/(2ε). The seed's sufficient
-    condition s > √(2L)/ε + (2ε)^{−1/2} is valid (it is larger, by √(a+b) ≤ √a + √b),
+    With s = σ/√T and ℒ = log(1/δ₀) (the sympy symbols ``k`` and ``L``),
+    δ = exp(−(εs − 1/(2s))²/2) ≤ δ₀ iff εs − 1/(2s) ≥ √(2ℒ),
+    i.e. s ≥ (√(2ℒ) + √(2ℒ + 2ε))/(2ε). The seed's sufficient
+    condition s > √(2ℒ)/ε + (2ε)^{−1/2} is valid (it is larger, by √(x+y) ≤ √x + √y),
     slightly loose.
 
     Returns
@@ -110,7 +116,10 @@ def derive_composed_gaussian_sigma():
 
 
 def derive_legendre_scaling():
-    r"""Seed 004, S4-07: (kf)*(x) = k f*(x/k), shown for the Gaussian cumulant κ(t) = t(t+1)/(2σ²).
+    r"""Seed 004, S4-07: (Tf)*(x) = T f*(x/T), shown for the Gaussian cumulant κ(t) = t(t+1)/(2σ²).
+
+    Here t = α − 1 and κ(t) = t·ε(t + 1) with the Gaussian RDP curve ε(α) = α/(2σ²);
+    T composed mechanisms (the sympy symbol ``k``) have the cumulant Tκ.
 
     Returns
     -------
@@ -145,7 +154,9 @@ def derive_legendre_scaling():
 
 
 def derive_zcdp_conversion():
-    r"""Seed 002, S2-04: ρ-zCDP ⇒ (ρ + 2√(ρ log 1/δ), δ)-DP, and with ρ = kε²/2 the advanced-composition form.
+    r"""Seed 002, S2-04: ρ-zCDP ⇒ (ρ + 2√(ρ log 1/δ), δ)-DP, and with ρ = Tε₀²/2 the advanced-composition form.
+
+    T (the sympy symbol ``k``) counts the composed ε₀-DP mechanisms; ``L`` is log(1/δ).
 
     Returns
     -------
@@ -176,10 +187,11 @@ def derive_zcdp_conversion():
 
 
 def derive_laplace_scales():
-    r"""Seed 003, S3-02: Laplace scales for k queries, basic vs advanced composition.
+    r"""Seed 003, S3-02: Laplace scales b for T queries, basic vs advanced composition.
 
-    With b = 2√(2kL)/ε each query is ε₀ = ε/(2√(2kL))-DP and the composition is
-    ε/2 + ε²/(16L) ≤ ε iff ε ≤ 8L; the tight ε₀ solves kε₀²/2 + ε₀√(2kL) = ε.
+    With ℒ = log(1/δ) (the sympy symbols ``k`` and ``L`` stand for T and ℒ) and
+    b = 2√(2Tℒ)/ε each query is ε₀ = ε/(2√(2Tℒ))-DP and the composition is
+    ε/2 + ε²/(16ℒ) ≤ ε iff ε ≤ 8ℒ; the tight ε₀ solves Tε₀²/2 + ε₀√(2Tℒ) = ε.
 
     Returns
     -------
@@ -211,9 +223,10 @@ def derive_laplace_scales():
 def derive_gaussian_delta_prime():
     r"""Seed 003, S3-04: per-query Gaussian variance for two choices of δ'.
 
-    Linear rule ε₀ = ε/√(2k log(1/δ')), δ₀ = (δ − δ')/k, classical calibration
-    σ² = 2 log(1.25/δ₀)/ε₀². The seed's variance for δ' = δ₀ = δ/(k+1),
-    "(4k/ε²) log((k+1)/δ)", misses the factor log(1.25(k+1)/δ).
+    T Gaussian queries (the sympy symbol ``k``). Linear rule ε₀ = ε/√(2T log(1/δ')),
+    δ₀ = (δ − δ')/T, classical calibration σ² = 2 log(1.25/δ₀)/ε₀². The seed's
+    variance for δ' = δ₀ = δ/(T+1), "(4T/ε²) log((T+1)/δ)", misses the factor
+    log(1.25(T+1)/δ).
 
     Returns
     -------
