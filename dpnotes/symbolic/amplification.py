@@ -46,11 +46,11 @@ def derive_uniform_schedule_optimal(n_check=5):
 
     Examples
     --------
-    >>> derive_uniform_schedule_optimal()[-1][1]  # 1/m (sympy symbol n)
-    1/n
+    >>> derive_uniform_schedule_optimal()[-1][1]
+    1/m
     """
-    n = sp.Symbol("n", positive=True, integer=True)
-    lam = sp.Symbol("lambda", real=True)
+    n = sp.Symbol("m", positive=True, integer=True)
+    lam = sp.Symbol("nu", real=True)  # the Lagrange multiplier
     i, j = sp.symbols("i j", integer=True, positive=True)
     d = sp.IndexedBase("d")
     lagrangian = sp.Sum(d[j] ** 2, (j, 1, n)) - lam * (sp.Sum(d[j], (j, 1, n)) - 1)
@@ -69,13 +69,13 @@ def derive_uniform_schedule_optimal(n_check=5):
     hessian = sp.ImmutableMatrix(sp.hessian(sum(x**2 for x in ds), ds))
     return [
         ("Lagrangian of min Σ d_i² subject to Σ d_i = 1", lagrangian),
-        ("stationarity ∂L/∂d_i = 0", stationarity),
+        ("stationarity: the Lagrangian's derivative in d_i is 0", stationarity),
         ("so every d_i equals", d_i),
-        ("the constraint n·d_i = 1 fixes λ", lam_value),
+        ("the constraint m·d_i = 1 fixes the multiplier ν", lam_value),
         ("optimal increment d_i", d_opt),
-        (f"check for n = {n_check}: solution of the full system", sp.ImmutableMatrix([sol[x] for x in ds])),
-        (f"Hessian for n = {n_check} (positive definite: global minimum)", hessian),
-        ("minimum of Σ d_i² (so the bound is α/(2σ²)·(1/n))", minimum),
+        (f"check for m = {n_check}: solution of the full system", sp.ImmutableMatrix([sol[x] for x in ds])),
+        (f"Hessian for m = {n_check} (positive definite: global minimum)", hessian),
+        ("minimum of Σ d_i² (so the bound is α/(2σ²)·(1/m))", minimum),
     ]
 
 
@@ -86,9 +86,8 @@ def derive_gaussian_convolution_bound():
               = D_\alpha(\mathcal N(1, m\sigma^2)\,\|\,\mathcal N(0, m\sigma^2)).
 
     The right-hand side is derived from the densities (the Rényi integral of two
-    Gaussians, computed by sympy), not quoted. The number m of summands is the
-    sympy symbol ``n``; the shift of one summand is the symbol ``mu`` (not the
-    GDP parameter).
+    Gaussians, computed by sympy), not quoted. The number of summands is m and
+    the shift of one summand is a.
 
     Returns
     -------
@@ -104,7 +103,7 @@ def derive_gaussian_convolution_bound():
     >>> sp.simplify(steps[-1][1])
     0
     """
-    alpha, sigma, n, x, mu, s = sp.symbols("alpha sigma n x mu s", positive=True)
+    alpha, sigma, n, x, mu, s = sp.symbols("alpha sigma m x a s", positive=True)
     per_summand = alpha * mu**2 / (2 * sigma**2)
     bound = sp.simplify(n * per_summand.subs(mu, 1 / n))
     # exact: D_α(N(1, s²)‖N(0, s²)) by integrating P(x)^α Q(x)^{1−α}
@@ -114,11 +113,11 @@ def derive_gaussian_convolution_bound():
     exact_general = sp.simplify(sp.log(sp.simplify(integral)) / (alpha - 1))
     exact = sp.simplify(exact_general.subs(s, sp.sqrt(n) * sigma))
     return [
-        ("one summand with shift μ (Mironov 2017)", per_summand),
-        ("Theorem 1: n·D_α(P + 1/n ‖ P)", bound),
-        ("∫ p^α q^{1−α} for N(1, s²) against N(0, s²)", sp.simplify(integral)),
+        ("one summand with shift a (Mironov 2017)", per_summand),
+        ("the bound m·D_α(P + 1/m ‖ P)", bound),
+        ("∫ P(x)^α Q(x)^{1−α} dx for P = N(1, s²), Q = N(0, s²)", sp.simplify(integral)),
         ("D_α(N(1, s²) ‖ N(0, s²))", exact_general),
-        ("P^{∗n} = N(0, nσ²): exact divergence of the sum", exact),
+        ("P^{∗m} = N(0, mσ²): exact divergence of the sum", exact),
         ("bound − exact (tight)", sp.simplify(bound - exact)),
     ]
 
@@ -137,7 +136,6 @@ def derive_laplace_bound_asymptotic(order=3):
     value (central limit theorem; see dpnotes.convolution.rdp_laplace_convolution),
     so the bound is loose by a factor tending to 2. The factor is the ratio of
     Fisher informations: Laplace has 1/b² = 2/Var(Lap), the Gaussian 1/Var.
-    (The displayed steps print b as λ and m as n, the sympy symbol names.)
 
     Returns
     -------
@@ -151,9 +149,9 @@ def derive_laplace_bound_asymptotic(order=3):
     --------
     >>> steps = derive_laplace_bound_asymptotic()
     >>> steps[2][1]  # α/(2mb²)
-    alpha/(2*lambda**2*n)
+    alpha/(2*b**2*m)
     """
-    alpha, lam, h, n = sp.symbols("alpha lambda h n", positive=True)
+    alpha, lam, h, n = sp.symbols("alpha b h m", positive=True)
     mixture = (alpha / (2 * alpha - 1) * sp.exp((alpha - 1) * h / lam)
                + (alpha - 1) / (2 * alpha - 1) * sp.exp(-alpha * h / lam))
     bound_h = sp.log(mixture) / ((alpha - 1) * h)
@@ -162,10 +160,10 @@ def derive_laplace_bound_asymptotic(order=3):
     leading = sp.simplify(sp.limit(bound_h / h, h, 0) * h).subs(h, 1 / n)
     variance = 2 * n * lam**2
     return [
-        ("n·D_α(Lap(λ) + 1/n ‖ Lap(λ)) with h = 1/n", bound_h),
+        ("m·D_α(Lap(b) + 1/m ‖ Lap(b)) with h = 1/m", bound_h),
         (f"series in h to order {order}", series),
-        ("leading term as n → ∞", leading),
-        ("Var(Lap(λ)^{∗n})", variance),
+        ("leading term as m → ∞", leading),
+        ("Var(Lap(b)^{∗m})", variance),
         ("leading term × Var (= α: the bound is α/Var)", sp.simplify(leading * variance)),
         ("Gaussian of the same variance: α/(2·Var)", alpha / (2 * variance)),
     ]
