@@ -344,3 +344,23 @@ def test_bad_input_raises_naming_the_parameter(call, name):
 def test_non_numeric_input_raises():
     with pytest.raises(ValueError, match="alpha_type1"):
         tradeoff_gaussian("half", 1.0)
+
+
+def test_exercise_answers_of_the_two_chapters_by_hand():
+    # answers worked out in the solutions of book/00b-foundations and book/04-hypothesis-testing
+    from dpnotes.exercises import EXERCISES, check
+
+    check("foundations-rr-p", None)  # registers the chapters' exercises
+    assert EXERCISES["foundations-laplace-epsilon"].answer() == pytest.approx(3 / 4)
+    assert EXERCISES["foundations-rr-p"].answer() == pytest.approx(np.exp(2) / (1 + np.exp(2)))
+    assert EXERCISES["foundations-group-delta"].answer() == pytest.approx(5 * np.exp(0.8) * 1e-6)
+    assert EXERCISES["foundations-tradeoff-read"].answer() == pytest.approx(
+        stats.norm.cdf(-0.75) - np.exp(0.5) * stats.norm.cdf(-1.25), rel=1e-12)
+    from dp_accounting.pld.privacy_loss_mechanism import GaussianPrivacyLoss
+
+    sigma = EXERCISES["foundations-gaussian-sigma"].answer()
+    assert GaussianPrivacyLoss(sigma, sensitivity=2.0).get_delta_for_epsilon(0.25) == pytest.approx(1e-6, rel=1e-6)
+    assert EXERCISES["hypothesis-rr-delta"].answer() == pytest.approx(0.8 - np.exp(0.4) * 0.2)
+    assert EXERCISES["hypothesis-tail-bound"].answer() == pytest.approx(stats.norm.sf(0.25))
+    sigma = 1 / (stats.norm.isf(0.05) - stats.norm.ppf(EXERCISES["hypothesis-tradeoff-gaussian"].answer()))
+    assert GaussianPrivacyLoss(sigma).get_delta_for_epsilon(1.0) == pytest.approx(1e-5, rel=1e-6)
