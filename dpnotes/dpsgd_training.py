@@ -84,7 +84,7 @@ def logistic_gradients(theta, x, y):
     return -(y * expit(-y * (x @ theta)))[:, None] * x
 
 
-def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, theta0=None, seed=0):
+def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, theta0=None, rng=0):
     r"""Train by DP-SGD and return the last iterate :math:`\theta_T`.
 
     For :math:`t = 1, \dots, T`: keep each of the n records independently with
@@ -122,8 +122,10 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
         one row per record of the batch (default: :func:`logistic_gradients`).
     theta0 : array, shape (d,), optional
         Starting point (default 0).
-    seed : int
-        Seed of the random generator that draws the batches and the noise.
+    rng : int or numpy.random.Generator
+        The random generator that draws the batches and the noise, or an integer
+        to start one with (``numpy.random.default_rng(rng)``), so that a run can
+        be repeated.
 
     Returns
     -------
@@ -144,8 +146,8 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
     Examples
     --------
     >>> from dpnotes.learning import synthetic_classification
-    >>> x, y = synthetic_classification(200, 2, seed=0)
-    >>> theta = dp_sgd(x, y, q=0.1, sigma=1.0, clip=1.0, lr=1.0, steps=100, seed=1)
+    >>> x, y = synthetic_classification(200, 2)
+    >>> theta = dp_sgd(x, y, q=0.1, sigma=1.0, clip=1.0, lr=1.0, steps=100, rng=1)
     >>> theta.shape
     (2,)
     """
@@ -158,7 +160,7 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
     if x.shape[0] != y.shape[0]:
         raise ValueError(f"x and y must have the same number of records (got {x.shape[0]} and {y.shape[0]})")
 
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng)
     n = len(y)
     theta = np.zeros(x.shape[1]) if theta0 is None else np.array(theta0, dtype=float)
     for _ in range(steps):

@@ -85,7 +85,7 @@ def test_the_noise_has_standard_deviation_sigma_times_c(sigma, clip, steps):
     # −θ_T·qn/η is N(0, Tσ²C²); d = 20 000 coordinates estimate its standard deviation
     d, n, q, lr = 20_000, 50, 0.3, 0.5
     theta = dp_sgd(np.zeros((n, 1)), np.ones(n), q=q, sigma=sigma, clip=clip, lr=lr, steps=steps,
-                   gradients=_zero_gradients, theta0=np.zeros(d), seed=11)
+                   gradients=_zero_gradients, theta0=np.zeros(d), rng=11)
     noise = -theta * q * n / lr
     target = sigma * clip * np.sqrt(steps)
     # the sample standard deviation of d normals has relative standard error 1/√(2d) ≈ 0.005
@@ -102,7 +102,7 @@ def test_poisson_batches_have_mean_size_qn_and_binomial_variance():
         return np.zeros((len(yb), theta.size))
 
     dp_sgd(np.zeros((n, 2)), np.ones(n), q=q, sigma=1.0, clip=1.0, lr=1.0, steps=steps,
-           gradients=recording, seed=3)
+           gradients=recording, rng=3)
     sizes = np.array(sizes)
     assert sizes.size == steps
     var = n * q * (1 - q)  # Binomial(n, q)
@@ -124,9 +124,11 @@ def test_q_one_uses_every_record():
 
 def test_same_seed_same_run():
     x, y = synthetic_classification(100, 2, seed=0)
-    a = dp_sgd(x, y, q=0.1, sigma=1.0, clip=1.0, lr=1.0, steps=50, seed=4)
-    b = dp_sgd(x, y, q=0.1, sigma=1.0, clip=1.0, lr=1.0, steps=50, seed=4)
+    a = dp_sgd(x, y, q=0.1, sigma=1.0, clip=1.0, lr=1.0, steps=50, rng=4)
+    b = dp_sgd(x, y, q=0.1, sigma=1.0, clip=1.0, lr=1.0, steps=50, rng=4)
     assert np.array_equal(a, b)
+    c = dp_sgd(x, y, q=0.1, sigma=1.0, clip=1.0, lr=1.0, steps=50, rng=np.random.default_rng(4))
+    assert np.array_equal(a, c)
 
 
 _GOOD = dict(q=0.1, sigma=1.0, clip=1.0, lr=1.0, steps=10)
