@@ -164,9 +164,10 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
     n = len(y)
     theta = np.zeros(x.shape[1]) if theta0 is None else np.array(theta0, dtype=float)
     for _ in range(steps):
-        batch = rng.random(n) < q                  # 1. Poisson sampling: keep each record with probability q
-        g = gradients(theta, x[batch], y[batch])   # 2. per-example gradients, one row per record of the batch
+        batch = rng.random(n) < q                  # 1. Poisson sampling at rate q
+        g = gradients(theta, x[batch], y[batch])   # 2. per-example gradients, one per row
         g = clip_rows(g, clip)                     # 3. clip each row to norm at most C
-        s = g.sum(axis=0) + rng.normal(0.0, sigma * clip, size=theta.shape)  # 4. sum, plus N(0, σ²C² I)
-        theta = theta - lr * s / (q * n)           # 5. step, dividing by the expected batch size qn
+        noise = rng.normal(0.0, sigma * clip, size=theta.shape)  # N(0, σ²C² I)
+        s = g.sum(axis=0) + noise                  # 4. the noisy sum
+        theta = theta - lr * s / (q * n)           # 5. step; qn is the expected batch size
     return theta
