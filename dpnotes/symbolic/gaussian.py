@@ -33,16 +33,16 @@ def derive_rdp_gaussian():
         return sp.exp(-((x - mean) ** 2) / (2 * sigma**2)) / sp.sqrt(2 * sp.pi * sigma**2)
 
     p, q = density(delta), density(0)
-    steps = [("densities p = N(Δ, σ²), q = N(0, σ²)", sp.Eq(sp.Symbol("p(x)"), p))]
+    steps = [("densities P = N(Δ, σ²), Q = N(0, σ²)", sp.Eq(sp.Symbol("P(x)"), p))]
     # p^α q^{1−α} = exp(α log p + (1−α) log q): combine exponents explicitly
     exponent = sp.expand(alpha * sp.log(p * sp.sqrt(2 * sp.pi * sigma**2)).expand(force=True)
                          + (1 - alpha) * sp.log(q * sp.sqrt(2 * sp.pi * sigma**2)).expand(force=True))
-    steps.append(("exponent of p^α q^{1−α} (times √(2πσ²))", sp.simplify(exponent)))
+    steps.append(("exponent of P(x)^α Q(x)^{1−α} (times √(2πσ²))", sp.simplify(exponent)))
     completed = sp.simplify(-(x - alpha * delta) ** 2 / (2 * sigma**2) + alpha * (alpha - 1) * delta**2 / (2 * sigma**2))
     assert sp.simplify(completed - exponent) == 0
     steps.append(("complete the square: a Gaussian centred at αΔ", completed))
     integral = sp.simplify(sp.integrate(sp.exp(exponent) / sp.sqrt(2 * sp.pi * sigma**2), (x, -sp.oo, sp.oo)))
-    steps.append(("integrate over x: ∫ p^α q^{1−α} dx", integral))
+    steps.append(("integrate over x: ∫ P(x)^α Q(x)^{1−α} dx", integral))
     result = sp.simplify(sp.expand_log(sp.log(integral), force=True) / (alpha - 1))
-    steps.append(("D_α = log(∫ p^α q^{1−α}) / (α − 1)", result))
+    steps.append(("D_α = log(∫ P(x)^α Q(x)^{1−α} dx) / (α − 1)", result))
     return steps
