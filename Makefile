@@ -41,6 +41,7 @@ vendor: $(STAMP)
 
 claims: $(STAMP)
 	$(PY) -m dpnotes.claims
+	$(PY) tools/chapter_map.py
 
 book: vendor claims
 	$(PY) tools/cache_guard.py

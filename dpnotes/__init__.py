@@ -14,6 +14,7 @@ _MATH_MODULES = (
     "composition",
     "conversion",
     "privacy_loss",
+    "tradeoff",  # trade-off functions (the hypothesis-testing reading of DP)
     "properties",
     "subsampling",
     "convolution",

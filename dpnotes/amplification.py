@@ -1,22 +1,24 @@
 r"""Shifted Rényi divergence and the shift-reduction lemma, for 1-D noise.
 
 Amplification by iteration (Feldman, Mironov, Talwar, Thakurta 2018) measures
-how far a distribution μ is from ν after allowing μ to be moved by at most z:
+how far a law P is from a law Q after allowing P to be moved by at most z
+(in the ∞-Wasserstein distance W∞):
 
-.. math:: D_\alpha^{(z)}(\mu\,\|\,\nu) = \inf_{\mu':\,W_\infty(\mu,\mu')\le z} D_\alpha(\mu'\,\|\,\nu).
+.. math:: D_\alpha^{(z)}(P\,\|\,Q) = \inf_{P':\,W_\infty(P,P')\le z} D_\alpha(P'\,\|\,Q).
 
 The infimum is over the FIRST argument. Seed 000 (Definition 1.5) prints
-inf over ν' of D_α(μ‖ν') with the constraint on μ' — a mix-up of arguments
+inf over Q' of D_α(P‖Q') with the constraint on P' — a mix-up of arguments
 (seed 001 has it right). With the correct definition, D_α^{(0)} = D_α, the
 value is non-increasing in z, and the shifting property holds:
-D_α^{(‖x‖)}(μ ∗ x ‖ ν) ≤ D_α(μ‖ν) (take μ' = μ).
+D_α^{(‖x‖)}(P ∗ x ‖ Q) ≤ D_α(P‖Q) (take P' = P; P ∗ x is P shifted by x).
 
 The shift-reduction lemma then trades shift for noise,
 
 .. math:: D_\alpha^{(z)}(U+\zeta\,\|\,V+\zeta) \le D_\alpha^{(z+a)}(U\,\|\,V) + R_\alpha(\zeta, a),
           \qquad R_\alpha(\zeta, a) = \sup_{|x|\le a} D_\alpha(\zeta + x\,\|\,\zeta),
 
-and telescoping it along a schedule of shifts gives seed 001's Theorem 1.
+and telescoping it along a schedule of shifts gives seed 001's Theorem 1 (the
+bound on D_α(P^{∗m} + 1 ‖ P^{∗m}) for a sum of m independent noises).
 
 Used in: book/08-amplification-iteration, book/09-repeated-noise
 """
@@ -150,9 +152,9 @@ def shifted_renyi_location(alpha, x, z, noise="gaussian", scale=1.0):
 
 
 def shift_increments(schedule):
-    r"""Increments of a shift schedule a₀ = 1 > a₁ > … > a_{n−1} > 0.
+    r"""Increments of a shift schedule a₀ = 1 > a₁ > … > a_{m−1} > 0.
 
-    Returns (a₀ − a₁, a₁ − a₂, …, a_{n−2} − a_{n−1}, a_{n−1}), which is what
+    Returns (a₀ − a₁, a₁ − a₂, …, a_{m−2} − a_{m−1}, a_{m−1}), which is what
     :func:`shift_reduction_bound` takes; the increments sum to a₀.
 
     Parameters
@@ -166,7 +168,7 @@ def shift_increments(schedule):
 
     Examples
     --------
-    >>> shift_increments([1.0, 0.75, 0.5, 0.25]).tolist()  # seed 001's uniform schedule, n = 4
+    >>> shift_increments([1.0, 0.75, 0.5, 0.25]).tolist()  # seed 001's uniform schedule, m = 4
     [0.25, 0.25, 0.25, 0.25]
     """
     a = np.asarray(schedule, dtype=float)
@@ -174,22 +176,22 @@ def shift_increments(schedule):
         raise ValueError("schedule must be a non-empty 1-D sequence")
     check_nonnegative(a, "schedule")
     if np.any(np.diff(a) > 0):
-        raise ValueError("schedule must be non-increasing (a_0 ≥ a_1 ≥ … ≥ a_{n−1} ≥ 0)")
+        raise ValueError("schedule must be non-increasing (a_0 ≥ a_1 ≥ … ≥ a_{m−1} ≥ 0)")
     return np.append(-np.diff(a), a[-1])
 
 
 def shift_reduction_bound(alpha, increments, noise="gaussian", scale=1.0):
-    r"""The telescoped shift-reduction bound on D_α(P^{∗n} + Δ ‖ P^{∗n}).
+    r"""The telescoped shift-reduction bound on D_α(P^{∗m} + Δ ‖ P^{∗m}).
 
-    With a schedule a₀ = Δ ≥ a₁ ≥ … ≥ a_{n−1} ≥ 0 and increments
-    d_i = a_{i−1} − a_i (i < n), d_n = a_{n−1}, so that Σ d_i = Δ:
+    With a schedule a₀ = Δ ≥ a₁ ≥ … ≥ a_{m−1} ≥ 0 and increments
+    d_i = a_{i−1} − a_i (i < m), d_m = a_{m−1}, so that Σ d_i = Δ:
 
-    .. math:: D_\alpha(P^{*n} + \Delta\,\|\,P^{*n}) \le
-              \sum_{i=1}^{n-1} D_\alpha(P + a_{i-1} - a_i\,\|\,P) + D_\alpha(P + a_{n-1}\,\|\,P)
-              = \sum_{i=1}^{n} D_\alpha(P + d_i\,\|\,P).
+    .. math:: D_\alpha(P^{*m} + \Delta\,\|\,P^{*m}) \le
+              \sum_{i=1}^{m-1} D_\alpha(P + a_{i-1} - a_i\,\|\,P) + D_\alpha(P + a_{m-1}\,\|\,P)
+              = \sum_{i=1}^{m} D_\alpha(P + d_i\,\|\,P).
 
     Each step applies Lemma 2 with U = (first summands) and ζ = the remaining
-    sum, then the shifting property. The uniform increments 1/n give Theorem 1.
+    sum, then the shifting property. The uniform increments 1/m give Theorem 1.
     Any schedule gives a valid bound; for Gaussian and Laplace noise
     d ↦ D_α(P + d‖P) is convex, so by Jensen the uniform schedule is optimal
     (see :func:`optimal_shift_increments` and the sympy derivation in
@@ -198,7 +200,7 @@ def shift_reduction_bound(alpha, increments, noise="gaussian", scale=1.0):
     Parameters
     ----------
     alpha : float or array, α ∈ [1, ∞]; the result has its shape
-    increments : 1-D array of d_i ≥ 0 (use :func:`shift_increments` to convert a schedule)
+    increments : 1-D array of the m increments d_i ≥ 0 (use :func:`shift_increments` to convert a schedule)
     noise : {"gaussian", "laplace"}
     scale : float, σ or b > 0
 
@@ -218,7 +220,7 @@ def shift_reduction_bound(alpha, increments, noise="gaussian", scale=1.0):
 
     Examples
     --------
-    >>> round(shift_reduction_bound(2.0, [0.5, 0.5], "gaussian", 1.0), 12)  # α/(2nσ²), n = 2
+    >>> round(shift_reduction_bound(2.0, [0.5, 0.5], "gaussian", 1.0), 12)  # α/(2mσ²), m = 2
     0.5
     >>> round(shift_reduction_bound(2.0, [1.0, 0.0], "gaussian", 1.0), 12)  # no amplification
     1.0
@@ -236,25 +238,25 @@ def shift_reduction_bound(alpha, increments, noise="gaussian", scale=1.0):
 def optimal_shift_increments(alpha, n, noise="gaussian", scale=1.0, seed=0):
     r"""Numerically optimal increments for :func:`shift_reduction_bound` (total shift 1).
 
-    Minimises Σ_{i=1}^n D_α(P + d_i‖P) over the simplex {d_i ≥ 0, Σ d_i = 1}
+    Minimises Σ_{i=1}^m D_α(P + d_i‖P) over the simplex {d_i ≥ 0, Σ d_i = 1}
     with SLSQP from a random (seeded) starting point. For Gaussian and Laplace
-    noise the minimiser is the uniform d_i = 1/n (convexity + Jensen), and the
-    minimum is seed 001's n·D_α(P + 1/n‖P); the optimiser recovers the value
-    to ~1e-9 relative. When α/(nb) is large the Laplace objective is nearly
+    noise the minimiser is the uniform d_i = 1/m (convexity + Jensen), and the
+    minimum is seed 001's m·D_α(P + 1/m‖P); the optimiser recovers the value
+    to ~1e-9 relative. When α/(mb) is large the Laplace objective is nearly
     linear in each d_i (D_α(Lap + t) ≈ t/b − const), the optimum is flat and the
-    returned increments may differ from 1/n by a few percent at the same value.
+    returned increments may differ from 1/m by a few percent at the same value.
 
     Parameters
     ----------
     alpha : float, α ∈ (1, ∞)
-    n : int ≥ 1
+    n : int, the number m = n ≥ 1 of increments (noise summands)
     noise : {"gaussian", "laplace"}
     scale : float, σ or b > 0
     seed : int, seed of the random starting point
 
     Returns
     -------
-    increments : ndarray of shape (n,)
+    increments : ndarray of shape (m,)
     value : float, the bound at those increments
 
     References

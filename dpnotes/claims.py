@@ -16,12 +16,12 @@ from pathlib import Path
 
 __all__ = ["Claim", "CLAIMS", "claims_page", "findings_page"]
 
-SEEDS = {
-    "0": "note on privacy composition and amplification (seed 000)",
-    "1": "amplification by repeated noise addition (seed 001)",
-    "2": "privacy notes: δ, zCDP, RDP, approximate RDP, composition, decomposition (seed 002)",
-    "3": "lecture notes: advanced composition, RDP, learning (seed 003)",
-    "4": "blog post “Great but Manageable Expectations” (seed 004)",
+SOURCES = {
+    "0": "the note “A Note on Privacy Composition and Amplification” (on amplification by iteration, 2020)",
+    "1": "the blog post “Privacy amplification by repeated noise addition”",
+    "2": "the notes “Privacy”: δ, zCDP, RDP, approximate RDP, composition, decomposition",
+    "3": "the lecture notes on advanced composition, RDP and learning",
+    "4": "the blog post “Great but Manageable Expectations” (Yuchen, 2019)",
 }
 
 
@@ -43,7 +43,7 @@ class Claim:
 
 
 _ROWS = [
-    # Seed 000
+    # The composition note
     Claim("S0-01", "Convex loss minimisation setup; excess population loss.",
           stated="s0-01", chapter="book/00-why-privacy", status="supported",
           verified=("tests/test_learning.py::test_s0_01_squared_erm_matches_least_squares",
@@ -59,7 +59,7 @@ _ROWS = [
           stated="s0-03", chapter="book/08-amplification-iteration", status="supported",
           verified=("tests/test_figures_amplification.py::test_s0_03_w_infinity_of_shifts_is_the_shift_distance",
                     "tests/test_figures_amplification.py::test_s0_03_w_infinity_between_different_scales_grows_without_bound",),
-          note="Seed 001's “if U = V + x then W∞(U, V) = x” should read |x|."),
+          note="The repeated-noise post's “if U = V + x then W∞(U, V) = x” should read |x|."),
     Claim("S0-04", "(α, ε)-RDP definition.", stated="s0-04", chapter="book/01-renyi-gaussian", status="supported",
           verified=("tests/test_rdp.py::test_s0_04_gaussian_mechanism_is_rdp_for_all_neighbours",),
           shown="renyi-gaussian"),
@@ -70,9 +70,9 @@ _ROWS = [
                     "tests/test_amplification.py::test_s0_05_seed000_definition_takes_inf_over_wrong_argument",
                     "tests/test_figures_amplification.py::test_s0_05_figure_monotone_in_z_and_zero_once_the_shift_is_used_up",),
           shown="iteration-shifted-divergence",
-          note="Seed 000 takes the infimum over ν′ (the second argument) under a constraint on μ′; read literally "
+          note="The composition note takes the infimum over ν′ (the second argument) under a constraint on μ′; read literally "
                "ν′ = μ is allowed and the value is 0 for every μ, ν, z. The intended definition is the infimum over μ′ "
-               "with W∞(μ, μ′) ≤ z of D_α(μ′‖ν), as in seed 001."),
+               "with W∞(μ, μ′) ≤ z of D_α(μ′‖ν), as in the repeated-noise post."),
     Claim("S0-06", "R_α(ζ, a) = sup_{‖x‖≤a} D_α(ζ∗x‖ζ); Gaussian: R_α = α a²/(2σ²).",
           stated="s0-06", chapter="book/08-amplification-iteration", status="supported",
           verified=("tests/test_amplification.py::test_s0_06_sup_is_at_the_largest_shift",
@@ -109,7 +109,7 @@ _ROWS = [
     Claim("S0-11", "Remark: advanced composition assumes every intermediate output is released.",
           stated="s0-11", chapter="book/08-amplification-iteration", status="supported", shown="iteration-last-iterate",
           verified=("tests/test_figures_amplification.py::test_s0_11_every_iterate_released_costs_one_gaussian_step_at_any_position",)),
-    # Seed 001
+    # The repeated-noise post
     Claim("S1-01", "Theorem 1: D_α(P^{∗n} + 1 ‖ P^{∗n}) ≤ n · D_α(P + 1/n ‖ P).",
           stated="s1-01", chapter="book/09-repeated-noise", status="supported", shown="convolution-laplace",
           verified=("tests/test_convolution.py::test_s1_01_laplace_bound_is_n_times_shifted_divergence",
@@ -153,7 +153,7 @@ _ROWS = [
                     "tests/test_figures_amplification.py::test_s1_05_figure_bound_above_exact_at_every_position",
                     "tests/test_figures_amplification.py::test_s1_05_figure_grid_matches_direct_evaluation",
                     "tests/test_figures_amplification.py::test_s1_05_figure_ratio_starts_at_one_and_approaches_two",),
-          note="The seed's open question answered: the bound is NOT tight. The exact D_α(Lap^{∗n}+1‖Lap^{∗n}) "
+          note="The source's open question answered: the bound is NOT tight. The exact D_α(Lap^{∗n}+1‖Lap^{∗n}) "
                "(numerical integral of the sum's density) equals the bound at n = 1 and tends to the Gaussian value "
                "α/(4nλ²) while the bound tends to α/(2nλ²): bound/exact → 2 (1.993 at n = 100, α = 2; up to about "
                "2.13 at large α and intermediate n)."),
@@ -170,7 +170,7 @@ _ROWS = [
           note="False at every finite order for discrete Gaussian noise (D_α(P+Δ‖P) = αΔ²/(2σ²) when αΔ ∈ ℤ, "
                "e.g. α = 2, σ = 2: D at Δ = 2 is 1.0 > 2·0.25) and for discrete Laplace noise (convex in Δ: "
                "α = 4, b = 2: 0.846 > 2·0.352); it holds only at α = ∞ (group privacy)."),
-    # Seed 002
+    # The privacy notes
     Claim("S2-01", "Privacy loss random variable PrivLoss(P‖Q).",
           stated='s2-01',
           verified=('tests/test_privacy_loss.py::test_s2_01_cumulants_of_privacy_loss_give_rdp', 'tests/test_privacy_loss.py::test_s2_01_gaussian_loss_law_by_sampling', 'tests/test_privacy_loss.py::test_s2_01_discrete_requires_equal_supports'),
@@ -228,7 +228,7 @@ _ROWS = [
           shown='conversion-approx-rdp',
           chapter='book/03-conversion',
           status='corrected',
-          note='Seed 002 prints property 1 as (∞, δ)-RDP and property 2 as (λ, ½ε²δ)-RDP (they are (∞, ε) and (λ, ½ε²λ): for (0.7, 0.3) vs (0.2, 0.8) at ε = 0.5, D^δ_3 = 0.252 > ½ε²δ = 0.046), and the conversion (.5) with exponent +(λ−1)(ε̂−ε); the sign is −: for the Gaussian with μ = 1, λ = 2, ε̂ = 0 the printed δ̂ = 0.092 is below the exact δ(0) = 0.383.'),
+          note='The privacy notes print property 1 as (∞, δ)-RDP and property 2 as (λ, ½ε²δ)-RDP (they are (∞, ε) and (λ, ½ε²λ): for (0.7, 0.3) vs (0.2, 0.8) at ε = 0.5, D^δ_3 = 0.252 > ½ε²δ = 0.046), and the conversion (.5) with exponent +(λ−1)(ε̂−ε); the sign is −: for the Gaussian with μ = 1, λ = 2, ε̂ = 0 the printed δ̂ = 0.092 is below the exact δ(0) = 0.383.'),
     Claim("S2-08", "Advanced composition ε′ = ε√(2k log 1/δ′) + kε(e^ε − 1); heterogeneous form.",
           stated='s2-08',
           verified=('tests/test_composition.py::test_s2_08_s3_01_advanced_composition_is_valid', 'tests/test_composition.py::test_s2_08_formula_values', 'tests/test_composition.py::test_s2_08_heterogeneous_composition'),
@@ -243,7 +243,7 @@ _ROWS = [
                     "tests/test_joint_dp.py::test_s2_09_without_personal_outputs_joint_equals_full",
                     "tests/test_joint_dp.py::test_s2_09_hockey_stick_equals_supremum_over_events",
                     "tests/test_joint_dp.py::test_s2_09_joint_epsilon_with_delta_is_below_pure"),
-          note="Seed 002 writes the neighbouring data sets as z ∪ D₋z and z′ ∪ D₋z with the agent index i "
+          note="The privacy notes write the neighbouring data sets as z ∪ D₋z and z′ ∪ D₋z with the agent index i "
                "separate; the record that changes must be agent i's, the agent whose output is removed (D₋ᵢ). "
                "With that reading, a mechanism giving each agent its own bit plus a randomized-response count "
                "is jointly log 4-DP (p = 0.8) while its whole output is not ε-DP for any ε (exact enumeration)."),
@@ -257,7 +257,7 @@ _ROWS = [
                     "tests/test_lower_bounds.py::test_s2_10_literal_reading_is_strictly_above_one_twelfth",
                     "tests/test_lower_bounds.py::test_s2_10_dp_mean_moments_against_sampling",
                     "tests/test_lower_bounds.py::test_s2_10_more_privacy_less_correlation_more_bias"),
-          note="Seed 002 writes f : {0,1}^d (meaning {0,1}^n) and the second term as E_P[E_X[f(X) − X̄]²]. "
+          note="The privacy notes write f : {0,1}^d (meaning {0,1}^n) and the second term as E_P[E_X[f(X) − X̄]²]. "
                "Read as the squared bias E_P[(E_X[f(X)] − P)²] it is the sharp form: the minimum over all f is "
                "exactly 1/12, attained by f ≡ 1/2. Steinke's form with E[(f(X) − P)²] is weaker and true; the "
                "literal reading E[(f(X) − X̄)²] is true but never tight (its minimum is 0.0909 at n = 20)."),
@@ -267,7 +267,7 @@ _ROWS = [
           shown='hypothesis-posterior',
           chapter='book/04-hypothesis-testing',
           status='supported'),
-    # Seed 003
+    # The lecture notes
     Claim("S3-01", "Advanced composition for pure ε-DP: (kε²/2 + ε√(2k log 1/δ), δ)-DP.",
           stated='s3-01',
           verified=('tests/test_composition.py::test_s2_08_s3_01_advanced_composition_is_valid', 'tests/test_composition.py::test_s3_01_sublinear_growth_vs_basic', 'tests/test_composition.py::test_s3_01_zcdp_form_is_zcdp_route'),
@@ -281,7 +281,7 @@ _ROWS = [
           shown='composition-laplace-queries',
           chapter='book/02-composition',
           status='corrected',
-          note="The seed's scale 2√(2k log 1/δ)/ε is valid only for ε ≤ 8 log(1/δ) and spends about half the budget (it composes to ε/2 + ε²/(16 log 1/δ)); the tight scale is about √(2k log 1/δ)/ε (k = 100, ε = 1, δ = 1e-5: 49.01 instead of 95.97)."),
+          note="The source's scale 2√(2k log 1/δ)/ε is valid only for ε ≤ 8 log(1/δ) and spends about half the budget (it composes to ε/2 + ε²/(16 log 1/δ)); the tight scale is about √(2k log 1/δ)/ε (k = 100, ε = 1, δ = 1e-5: 49.01 instead of 95.97)."),
     Claim("S3-03", "Advanced composition for (ε, δ) mechanisms: (kε²/2 + ε√(2k log 1/δ′), kδ + δ′).",
           stated='s3-03',
           verified=('tests/test_composition.py::test_s3_03_eps_delta_mechanisms',),
@@ -325,7 +325,7 @@ _ROWS = [
                     "tests/test_learning.py::test_s3_08_membership_bound_is_the_randomized_response_optimum",
                     "tests/test_learning.py::test_s3_08_dpsgd_epsilon_matches_dp_accounting",
                     "tests/test_learning.py::test_s3_08_dpsgd_without_noise_is_gradient_descent_and_noise_protects_membership")),
-    # Seed 004
+    # The blog post
     Claim("S4-01", "D_λ interpolates between KL (λ → 1) and max divergence (λ → ∞).",
           stated="s4-01", chapter="book/01-renyi-gaussian", status="supported",
           verified=("tests/test_rdp.py::test_s4_01_limits_kl_and_max_divergence",),
@@ -356,7 +356,7 @@ _ROWS = [
           shown='conversion-order',
           chapter='book/03-conversion',
           status='corrected',
-          note='The seed prints the optimal order as (1 + 2ε/σ²)/2; the derivation gives ½ + εσ² (ε = 1, σ = 2: 4.5, numerically confirmed; the printed 0.75 is not an order). The δ bound is right.'),
+          note='The source prints the optimal order as (1 + 2ε/σ²)/2; the derivation gives ½ + εσ² (ε = 1, σ = 2: 4.5, numerically confirmed; the printed 0.75 is not an order). The δ bound is right.'),
     Claim("S4-06", "Claim 22: moment composition theorem (λ, kρ).",
           stated='s4-06',
           verified=('tests/test_composition.py::test_s4_06_moment_composition_gaussian',),
@@ -382,7 +382,7 @@ _ROWS = [
           shown='conversion-sigma-threshold',
           chapter='book/03-conversion',
           status='supported',
-          note="Sufficient but slightly loose: the exact threshold of the bound is √k(√(2L) + √(2L + 2ε))/(2ε), L = log 1/δ (k = 100, ε = 1, δ = 1e-5: 49.01 vs the seed's 55.06; the exact privacy curve needs 37.31)."),
+          note="Sufficient but slightly loose: the exact threshold of the bound is √k(√(2L) + √(2L + 2ε))/(2ε), L = log 1/δ (k = 100, ε = 1, δ = 1e-5: 49.01 vs the source's 55.06; the exact privacy curve needs 37.31)."),
     Claim("S4-09", "Claim 24: subsampling at rate r: (λ, log(1 + r(e^{(λ−1)ρ} − 1))/(λ−1))-RDP and its relaxation.",
           stated="s4-09", chapter="book/05-subsampling", status="supported", shown="subsampling-rdp",
           verified=("tests/test_subsampling.py::test_s4_09_subsampling_bound_formula_and_overflow",
@@ -412,7 +412,7 @@ _ROWS = [
                     "tests/test_dpsgd.py::test_s4_13_route3_constant_is_claim26_constant",
                     "tests/test_dpsgd.py::test_s4_13_route3_rdp_dominates_the_exact_rdp"),
           note="The claim holds (C is finite; e.g. C(0.5, 1) = 1.144, C(1, 2) = 34.1) and needs no Conjecture 1 for "
-               "the Gaussian, but the seed's proof is wrong: it concludes that the sum S_n tends to 0, impossible "
+               "the Gaussian, but the source's proof is wrong: it concludes that the sum S_n tends to 0, impossible "
                "since S_n ≥ 1 (Jensen); in fact S_n → exp(c1²c2/2) (c1 = c2 = 1: S_10⁶ = 1.64955 vs e^½ = 1.64872). "
                "Dominated convergence fails because the binomial mass sits at j/n → 0.",
           shown="subsampling-scaling"),
@@ -423,14 +423,14 @@ _ROWS = [
                     "tests/test_subsampling.py::test_s4_14_order_1e4_and_large_fractional_orders"),
           note="Claim 27 sums from k = 1; the k = 0 term (1 − r)^λ G_0 is needed ((9.5) has it).",
           shown="subsampling-rdp"),
-    Claim("S4-15", "Claim 28 and Abadi et al. Theorem 1: σ ≥ c2′ r√(T log 1/δ)/ε; the seed's objections.",
+    Claim("S4-15", "Claim 28 and Abadi et al. Theorem 1: σ ≥ c2′ r√(T log 1/δ)/ε; the source's objections.",
           stated="s4-15", chapter="book/06-dpsgd", status="supported", shown="dpsgd-epochs",
           verified=("tests/test_dpsgd.py::test_s4_15_claim28_with_log_c_is_a_valid_bound",
                     "tests/test_dpsgd.py::test_s4_15_route3_regime_raises_and_is_reported",
                     "tests/test_figures_dpsgd.py::test_s4_15_route3_drawn_at_the_cap_where_it_does_not_apply"),
           note="Claim 28 holds (checked against the tight RDP route) when its Chernoff step is read with the log "
                "moment log C ≤ C; it is loose and allows only T ≈ c2εσ²/(2C) steps (6–8 in the chapter's cases). "
-               "The seed's objections to Abadi et al.'s Theorem 1 (the direction of ε < c1′r²T, the missing "
+               "The source's objections to Abadi et al.'s Theorem 1 (the direction of ε < c1′r²T, the missing "
                "r = O(1/σ)) are stated in the chapter."),
     Claim("S4-16", "How an RDP accountant computes: log A_α for integer and fractional orders; δ from ε and ε from δ.",
           stated="s4-16", chapter="book/05-subsampling", status="supported",
@@ -450,7 +450,7 @@ _ROWS = [
                     "tests/test_dpsgd.py::test_s4_17_reproduction_tensorflow_privacy_tutorial",
                     "tests/test_dpsgd.py::test_s4_17_reproduction_abadi_et_al",
                     "tests/test_figures_dpsgd.py::test_s4_17_every_route_is_above_the_tightest_curve_at_every_position"),
-          note="The seed's Route 2 composes k = epochs full-batch steps, a different algorithm; as an accounting of "
+          note="The source's Route 2 composes k = epochs full-batch steps, a different algorithm; as an accounting of "
                "DP-SGD it must compose T = k/q steps and is then the worst route. Its guess 'Route 2 is superior "
                "to Route 1' fails for small q (Abadi et al.'s run: route 1 ε = 14.2, route 2 ε = 433). Route 3 is "
                "within 5% of the moments accountant; published ε's reproduced: TF Privacy 3.008 (3.01), Abadi et al. "
@@ -466,7 +466,7 @@ _ROWS = [
                     "tests/test_noise_comparison.py::test_s4_18_every_bounded_tail_law_beats_the_gaussian_from_some_order",
                     "tests/test_noise_comparison.py::test_s4_18_composition_decides_which_noise_wins",
                     "tests/test_noise_comparison.py::test_s4_18_claim26_constant_table"),
-          note="The seed's open questions, answered numerically (no proofs): among noises of equal variance the "
+          note="The source's open questions, answered numerically (no proofs): among noises of equal variance the "
                "Gaussian has the smallest KL divergence for a unit shift, but Laplace, logistic, hyperbolic-secant, "
                "Student-t (ν = 3, 5) and a Gaussian–Laplace mixture all have finite D_∞ and fall below the Gaussian "
                "from an order between 1.32 and 2.92 (v = 1); Claim 26's C(c₁, c₂) is finite but grows fast (34 at "
@@ -490,7 +490,8 @@ def claims_page():
         "(claims)=",
         "# Claims and where they are checked",
         "",
-        "Every mathematical claim of the source documents has an ID. For each, this table says where",
+        "The book grew out of five informal documents on privacy accounting (listed below by title).",
+        "Every mathematical claim in them has an ID. For each, this table says where",
         "the book **states** it (a link to the theorem or definition), **derives** it (a sympy",
         "derivation in the package), **verifies** it (the tests that check it by an independent",
         "route) and **shows** it (a figure with sliders, where the claim has a parameter to move: a",
@@ -500,8 +501,8 @@ def claims_page():
         f"Stated and verified so far: **{done} of {len(_ROWS)}** claims.",
         "",
     ]
-    for seed, title in SEEDS.items():
-        lines += [f"## Seed 00{seed}: {title}", "", "| ID | claim | stated | derived | verified by | shown | status |",
+    for seed, title in SOURCES.items():
+        lines += [f"## Claims S{seed}: {title[0].upper()}{title[1:]}", "", "| ID | claim | stated | derived | verified by | shown | status |",
                   "|---|---|---|---|---|---|---|"]
         for c in (c for c in _ROWS if c.seed == seed):
             stated = f"{{prf:ref}}`{c.id} <{c.stated}>`" if c.stated else ""

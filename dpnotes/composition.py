@@ -1,14 +1,14 @@
 r"""Composition theorems: basic, advanced, heterogeneous, zCDP and RDP.
 
-How the privacy parameters of k mechanisms run on the same data combine:
+How the privacy parameters of T mechanisms run on the same data combine:
 
 * basic — ε's and δ's add;
-* advanced (Dwork, Rothblum & Vadhan 2010) — ε√(2k log 1/δ') + kε(e^ε − 1), or
-  the zCDP form kε²/2 + ε√(2k log 1/δ') (seeds 002, 003);
-* zCDP — ρ's add (ε-DP is ½ε²-zCDP); RDP — at a fixed order the ρ(α)'s add.
+* advanced (Dwork, Rothblum & Vadhan 2010) — ε√(2T log 1/δ') + Tε(e^ε − 1), or
+  the zCDP form Tε²/2 + ε√(2T log 1/δ') (seeds 002, 003);
+* zCDP — ρ's add (ε-DP is ½ε²-zCDP); RDP — at a fixed order α the ε(α)'s add.
 
-It also answers the two design questions of seed 003: the Laplace scale for
-k queries under a total (ε, δ) budget (S3-02), and the choice of δ' for
+It also answers the two design questions of seed 003: the Laplace scale b for
+T queries under a total (ε, δ) budget (S3-02), and the choice of δ' for
 Gaussian mechanisms under advanced composition (S3-04).
 
 Used in: book/02-composition
@@ -80,19 +80,19 @@ def epsilon_delta_basic_composition(epsilons, deltas=0.0):
 
 
 def epsilon_advanced_composition(epsilon, k, delta_prime, form="drv"):
-    r"""ε' of the k-fold adaptive composition of ε-DP mechanisms, with failure δ'.
+    r"""ε' of the T-fold adaptive composition of ε-DP mechanisms, with failure δ'.
 
     .. math::
-        \text{drv: } \varepsilon' = \varepsilon\sqrt{2k\log(1/\delta')} + k\varepsilon(e^\varepsilon - 1),\qquad
-        \text{zcdp: } \varepsilon' = \tfrac12 k\varepsilon^2 + \varepsilon\sqrt{2k\log(1/\delta')}.
+        \text{drv: } \varepsilon' = \varepsilon\sqrt{2T\log(1/\delta')} + T\varepsilon(e^\varepsilon - 1),\qquad
+        \text{zcdp: } \varepsilon' = \tfrac12 T\varepsilon^2 + \varepsilon\sqrt{2T\log(1/\delta')}.
 
-    The zCDP form is never larger (kε²/2 ≤ kε(e^ε − 1)); it is ε-DP ⇒ ½ε²-zCDP,
+    The zCDP form is never larger (Tε²/2 ≤ Tε(e^ε − 1)); it is ε-DP ⇒ ½ε²-zCDP,
     composition, then the Bun–Steinke conversion.
 
     Parameters
     ----------
     epsilon : float or array, ε ≥ 0
-    k : int or array, k ≥ 1
+    k : int or array, the number of mechanisms T = k ≥ 1
     delta_prime : float or array, δ' ∈ (0, 1)
     form : {"drv", "zcdp"}
 
@@ -103,7 +103,7 @@ def epsilon_advanced_composition(epsilon, k, delta_prime, form="drv"):
     Raises
     ------
     ValueError
-        If ε < 0, k is not a positive integer, δ' ∉ (0, 1) or the form is unknown.
+        If ε < 0, k (= T) is not a positive integer, δ' ∉ (0, 1) or the form is unknown.
 
     References
     ----------
@@ -130,17 +130,17 @@ def epsilon_advanced_composition(epsilon, k, delta_prime, form="drv"):
 
 
 def epsilon_delta_advanced_composition(epsilon, delta, k, delta_prime, form="zcdp"):
-    r"""k-fold composition of (ε, δ)-DP mechanisms: (ε', kδ + δ').
+    r"""T-fold composition of (ε, δ)-DP mechanisms: (ε', Tδ + δ').
 
-    .. math:: \Big(\tfrac12 k\varepsilon^2 + \varepsilon\sqrt{2k\log(1/\delta')},\; k\delta + \delta'\Big)
+    .. math:: \Big(\tfrac12 T\varepsilon^2 + \varepsilon\sqrt{2T\log(1/\delta')},\; T\delta + \delta'\Big)
 
-    (``form="drv"`` uses ε√(2k log 1/δ') + kε(e^ε − 1) for ε').
+    (``form="drv"`` uses ε√(2T log 1/δ') + Tε(e^ε − 1) for ε').
 
     Parameters
     ----------
     epsilon : float or array, ε ≥ 0
     delta : float or array, δ ∈ [0, 1]
-    k : int, k ≥ 1
+    k : int, the number of mechanisms T = k ≥ 1
     delta_prime : float, δ' ∈ (0, 1)
     form : {"zcdp", "drv"}
 
@@ -198,20 +198,20 @@ def epsilon_heterogeneous_composition(epsilons, delta_prime):
 
 
 def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
-    r"""Largest per-mechanism ε₀ whose k-fold advanced composition is ≤ ε (with δ').
+    r"""Largest per-mechanism ε₀ whose T-fold advanced composition is ≤ ε (with δ').
 
-    For the zCDP form the quadratic kε₀²/2 + ε₀√(2kL) = ε gives
+    For the zCDP form the quadratic Tε₀²/2 + ε₀√(2T log(1/δ')) = ε gives
 
-    .. math:: \varepsilon_0 = \frac{\sqrt{2kL + 2k\varepsilon} - \sqrt{2kL}}{k},\qquad L = \log(1/\delta');
+    .. math:: \varepsilon_0 = \frac{\sqrt{2T\log(1/\delta') + 2T\varepsilon} - \sqrt{2T\log(1/\delta')}}{T};
 
     the DRV form is solved by Brent's method. ``form="linear"`` drops the
-    second-order term, ε₀ = ε/√(2kL) (seed 003's heuristic; it overshoots the
-    budget by kε₀²/2).
+    second-order term, ε₀ = ε/√(2T log(1/δ')) (seed 003's heuristic; it
+    overshoots the budget by Tε₀²/2).
 
     Parameters
     ----------
     epsilon : float, ε > 0 (the total budget)
-    k : int, k ≥ 1
+    k : int, the number of mechanisms T = k ≥ 1
     delta_prime : float, δ' ∈ (0, 1)
     form : {"zcdp", "drv", "linear"}
 
@@ -245,15 +245,15 @@ def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
 
 
 def rdp_composition(rdp_curves, counts=1):
-    r"""RDP of an adaptive composition: at each fixed order the ρ's add.
+    r"""RDP of an adaptive composition: at each fixed order α the ε(α)'s add.
 
-    .. math:: \rho_{\text{total}}(\alpha) = \sum_j n_j\,\rho_j(\alpha)
+    .. math:: \varepsilon_{\text{total}}(\alpha) = \sum_j T_j\,\varepsilon_j(\alpha)
 
     Parameters
     ----------
-    rdp_curves : array of shape (m, n_orders) (or (n_orders,) for one mechanism),
-        ρ_j(α) ≥ 0 on a common grid of orders
-    counts : int or array of length m, how many times each mechanism runs
+    rdp_curves : array of shape (J, n_orders) (or (n_orders,) for one mechanism),
+        the RDP curves ε_j(α) ≥ 0 on a common grid of orders
+    counts : int or array of length J, how many times T_j each mechanism runs
 
     Returns
     -------
@@ -309,28 +309,29 @@ def zcdp_from_pure_dp(epsilon):
 
 
 def laplace_scale_for_queries(k, epsilon, delta, rule="basic"):
-    r"""Laplace scale b for each of k sensitivity-1 queries under a total (ε, δ) budget.
+    r"""Laplace scale b for each of T sensitivity-1 queries under a total (ε, δ) budget.
 
     .. math::
-        \text{basic: } b = k/\varepsilon,\qquad
-        \text{advanced (seed 003): } b = 2\sqrt{2k\log(1/\delta)}/\varepsilon,\qquad
+        \text{basic: } b = T/\varepsilon,\qquad
+        \text{advanced (seed 003): } b = 2\sqrt{2T\log(1/\delta)}/\varepsilon,\qquad
         \text{advanced-tight: } b = 1/\varepsilon_0
 
-    with ε₀ the largest per-query ε whose composition kε₀²/2 + ε₀√(2k log 1/δ)
+    with ε₀ the largest per-query ε whose composition Tε₀²/2 + ε₀√(2T log 1/δ)
     equals ε (:func:`epsilon_per_query_advanced`).
 
-    **On the seed's constant.** With b = 2√(2kL)/ε (L = log 1/δ) each query is
-    ε₀ = ε/(2√(2kL))-DP and advanced composition gives ε/2 + ε²/(16L), which is
+    **On the seed's constant.** With b = 2√(2T log(1/δ))/ε each query is
+    ε₀ = ε/(2√(2T log(1/δ)))-DP and advanced composition gives
+    ε/2 + ε²/(16 log(1/δ)), which is
     within the budget ε exactly when ε ≤ 8 log(1/δ) — true for every practical
     budget, so the seed's rule is valid but not what advanced composition
     gives: the factor 2 spends only about half the budget; the tight scale is
-    about √(2kL)/ε (``"advanced-tight"``), i.e. almost half. Either way the
-    variance 2b² is O(k/ log(1/δ)) times smaller than basic composition's
-    2k²/ε² once k ≫ log(1/δ).
+    about √(2T log(1/δ))/ε (``"advanced-tight"``), i.e. almost half. Either way the
+    variance 2b² is O(T/ log(1/δ)) times smaller than basic composition's
+    2T²/ε² once T ≫ log(1/δ).
 
     Parameters
     ----------
-    k : int, k ≥ 1
+    k : int, the number of queries T = k ≥ 1
     epsilon : float, ε > 0
     delta : float, δ ∈ (0, 1) (used by the advanced rules; δ' = δ, pure-DP queries)
     rule : {"basic", "advanced", "advanced-tight"}
@@ -342,7 +343,7 @@ def laplace_scale_for_queries(k, epsilon, delta, rule="basic"):
     Raises
     ------
     ValueError
-        On invalid k, ε, δ or rule.
+        On invalid k (= T), ε, δ or rule.
 
     References
     ----------
@@ -410,28 +411,28 @@ def gaussian_sigma_exact(epsilon, delta, sensitivity=1.0):
 
 def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
                                            calibration="classical", form="linear"):
-    r"""Per-query noise variance of k Gaussian mechanisms composed by advanced composition.
+    r"""Per-query noise variance of T Gaussian mechanisms composed by advanced composition.
 
-    The total budget (ε, δ) is split as δ = kδ₀ + δ'; each query gets ε₀ from
+    The total budget (ε, δ) is split as δ = Tδ₀ + δ'; each query gets ε₀ from
     :func:`epsilon_per_query_advanced` (``form="linear"`` is the seed's
-    ε₀ = ε/√(2k log 1/δ')) and δ₀ = (δ − δ')/k, and is calibrated by
+    ε₀ = ε/√(2T log 1/δ')) and δ₀ = (δ − δ')/T, and is calibrated by
 
     .. math:: \sigma^2 = \frac{2\log(1.25/\delta_0)}{\varepsilon_0^2}\ (\text{classical}),
 
     or by the exact Gaussian curve (``calibration="exact"``). With the seed's
     linear rule and classical calibration,
 
-    * δ' = δ/2 (δ₀ = δ/2k): σ² = (4k/ε²)·log(2/δ)·log(2.5k/δ);
-    * δ' = δ₀ = δ/(k+1): σ² = (4k/ε²)·log((k+1)/δ)·log(1.25(k+1)/δ).
+    * δ' = δ/2 (δ₀ = δ/2T): σ² = (4T/ε²)·log(2/δ)·log(2.5T/δ);
+    * δ' = δ₀ = δ/(T+1): σ² = (4T/ε²)·log((T+1)/δ)·log(1.25(T+1)/δ).
 
-    The seed (S3-04) prints the second as "(4k/ε²) log((k+1)/δ)", dropping the
-    calibration factor log(1.25(k+1)/δ); its claim that this choice is
-    strictly worse than δ' = δ/2 holds for every k ≥ 2 (equal at k = 1), as the
+    The seed (S3-04) prints the second as "(4T/ε²) log((T+1)/δ)", dropping the
+    calibration factor log(1.25(T+1)/δ); its claim that this choice is
+    strictly worse than δ' = δ/2 holds for every T ≥ 2 (equal at T = 1), as the
     tests check.
 
     Parameters
     ----------
-    k : int, k ≥ 1
+    k : int, the number of queries T = k ≥ 1
     epsilon : float, ε > 0
     delta : float, δ ∈ (0, 1)
     delta_prime : float, δ' ∈ (0, δ)

@@ -1,12 +1,12 @@
 r"""From Rényi or zero-concentrated DP to (ε, δ)-DP.
 
-Three conversions of an RDP guarantee (α, ρ(α)) on a grid of orders:
+Three conversions of an RDP guarantee (α, ε(α)) on a grid of orders α:
 
-* ``"mironov"`` — ε = ρ + log(1/δ)/(α − 1), δ = e^{(α−1)(ρ−ε)} (Mironov 2017, Prop. 3);
-* ``"improved"`` — ε = ρ + log((α−1)/α) − (log δ + log α)/(α − 1)
+* ``"mironov"`` — ε = ε(α) + log(1/δ)/(α − 1), δ = e^{(α−1)(ε(α)−ε)} (Mironov 2017, Prop. 3);
+* ``"improved"`` — ε = ε(α) + log((α−1)/α) − (log δ + log α)/(α − 1)
   (Balle et al. 2020; Canonne, Kamath & Steinke 2020), never worse than Mironov;
 * ``"chernoff"`` — the Legendre-transform route of seed 004 (Claims 20, 21, 23):
-  δ = exp(−κ*(ε)) with κ(t) = tρ(t + 1). On a grid of orders the Legendre
+  δ = exp(−κ*(ε)) with κ(t) = t·ε(t + 1) (t = α − 1). On a grid of orders the Legendre
   transform is a maximum over the grid, and inverting it gives exactly the
   Mironov values; it is computed here independently (transform, then root
   finding) so that the tests can show the coincidence.
@@ -73,7 +73,7 @@ def _eps_per_order(orders, rdp, log_delta, method):
             val = r + np.log1p(-1.0 / np.where(finite, a, 2.0)) - (ld + np.log(np.where(finite, a, 2.0))) / am1
         else:
             val = r - ld / am1
-    # α = ∞: pure DP, ε = ρ_∞ for every δ (both formulas tend to ρ)
+    # α = ∞: pure DP, ε = ε(∞) for every δ (both formulas tend to ε(α))
     return np.where(finite, val, r + 0.0 * ld)
 
 
@@ -105,7 +105,7 @@ def legendre_transform(t, kappa, x):
 
     References
     ----------
-    Seed 004, Claim 20 (definition of f*) and S4-07 ((kf)*(x) = k f*(x/k)).
+    Seed 004, Claim 20 (definition of f*) and S4-07 ((Tf)*(x) = T f*(x/T)).
 
     Examples
     --------
@@ -123,24 +123,24 @@ def legendre_transform(t, kappa, x):
 
 
 def epsilon_from_rdp(orders, rdp, delta, method="improved", return_order=False):
-    r"""Smallest ε over a grid of orders such that (α, ρ(α))-RDP gives (ε, δ)-DP.
+    r"""Smallest ε over a grid of orders such that (α, ε(α))-RDP gives (ε, δ)-DP.
 
     .. math::
-        \text{mironov: } \varepsilon = \min_\alpha\ \rho(\alpha) + \frac{\log(1/\delta)}{\alpha-1},\qquad
-        \text{improved: } \varepsilon = \max\Big\{0, \min_\alpha\ \rho(\alpha)
+        \text{mironov: } \varepsilon = \min_\alpha\ \varepsilon(\alpha) + \frac{\log(1/\delta)}{\alpha-1},\qquad
+        \text{improved: } \varepsilon = \max\Big\{0, \min_\alpha\ \varepsilon(\alpha)
             + \log\frac{\alpha-1}{\alpha} - \frac{\log\delta + \log\alpha}{\alpha-1}\Big\}
 
-    and ``chernoff`` solves exp(−κ*(ε)) = δ with κ(t) = tρ(t + 1), the Legendre
+    and ``chernoff`` solves exp(−κ*(ε)) = δ with κ(t) = t·ε(t + 1), the Legendre
     transform taken over the grid — on a grid this equals the Mironov value
-    (each order contributes the line t(ε − ρ) and κ*(ε) ≥ log(1/δ) iff some
-    line does), which the tests confirm. An order α = ∞ (pure DP) contributes
-    ε = ρ(∞). Warns (:class:`OrderGridWarning`) if the best order is the
+    (each order contributes the line t(ε − ε(α)), t = α − 1, and
+    κ*(ε) ≥ log(1/δ) iff some line does), which the tests confirm. An order
+    α = ∞ (pure DP) contributes ε = ε(∞). Warns (:class:`OrderGridWarning`) if the best order is the
     smallest or largest finite order of a grid of at least three.
 
     Parameters
     ----------
     orders : array, α > 1 (∞ allowed)
-    rdp : array, ρ(α) ≥ 0 (∞ allowed), same length as ``orders``
+    rdp : array, the RDP curve ε(α) ≥ 0 (∞ allowed), same length as ``orders``
     delta : float or array, δ ∈ (0, 1)
     method : {"improved", "mironov", "chernoff"}
     return_order : bool
@@ -165,7 +165,7 @@ def epsilon_from_rdp(orders, rdp, delta, method="improved", return_order=False):
     Examples
     --------
     >>> orders = np.array([2.0, 4.0, 8.0, 16.0, 32.0])
-    >>> rho = orders / 2.0  # Gaussian, σ = 1
+    >>> rho = orders / 2.0  # Gaussian, σ = 1: ε(α) = α/2
     >>> round(epsilon_from_rdp(orders, rho, 1e-5, method="mironov"), 6)  # α = 8: 4 + log(1e5)/7
     5.644704
     >>> eps, order = epsilon_from_rdp(orders, rho, 1e-5, return_order=True)
@@ -193,10 +193,10 @@ def epsilon_from_rdp(orders, rdp, delta, method="improved", return_order=False):
 
 
 def _epsilon_chernoff(orders, rdp, log_deltas):
-    """Invert δ = exp(−κ*(ε)), κ*(ε) = max over finite orders of (α−1)(ε − ρ(α))."""
+    """Invert δ = exp(−κ*(ε)), κ*(ε) = max over finite orders of (α−1)(ε − ε(α))."""
     finite = np.isfinite(orders) & np.isfinite(rdp)
     t = orders[finite] - 1.0
-    kappa = t * rdp[finite]  # κ(t) = t ρ(t + 1)
+    kappa = t * rdp[finite]  # κ(t) = t ε(t + 1)
     inf_eps = rdp[np.isinf(orders)].min() if np.any(np.isinf(orders)) else np.inf
     eps_out, best_out = [], []
     for ld in log_deltas:
@@ -217,21 +217,21 @@ def _epsilon_chernoff(orders, rdp, log_deltas):
 
 
 def delta_from_rdp(orders, rdp, epsilon, method="improved", return_order=False):
-    r"""Smallest δ over a grid of orders such that (α, ρ(α))-RDP gives (ε, δ)-DP.
+    r"""Smallest δ over a grid of orders such that (α, ε(α))-RDP gives (ε, δ)-DP.
 
     .. math::
-        \text{mironov, chernoff: } \delta = \min_\alpha e^{(\alpha-1)(\rho-\varepsilon)},\qquad
-        \text{improved: } \delta = \min_\alpha \frac{e^{(\alpha-1)(\rho-\varepsilon)}}{\alpha}
+        \text{mironov, chernoff: } \delta = \min_\alpha e^{(\alpha-1)(\varepsilon(\alpha)-\varepsilon)},\qquad
+        \text{improved: } \delta = \min_\alpha \frac{e^{(\alpha-1)(\varepsilon(\alpha)-\varepsilon)}}{\alpha}
             \Big(1 - \frac1\alpha\Big)^{\alpha-1},
 
     computed in log space and clipped to ≤ 1. ``chernoff`` evaluates
     exp(−κ*(ε)) by the Legendre transform over the grid (the same number as
-    ``mironov``). At α = ∞ the value is 0 if ε ≥ ρ(∞) and 1 otherwise.
+    ``mironov``). At α = ∞ the value is 0 if ε ≥ ε(∞) and 1 otherwise.
 
     Parameters
     ----------
     orders : array, α > 1 (∞ allowed)
-    rdp : array, ρ(α) ≥ 0, same length
+    rdp : array, the RDP curve ε(α) ≥ 0, same length
     epsilon : float or array, ε ≥ 0
     method : {"improved", "mironov", "chernoff"}
     return_order : bool
@@ -277,7 +277,7 @@ def delta_from_rdp(orders, rdp, epsilon, method="improved", return_order=False):
     idx = np.argmin(log_d, axis=1)
     best_log = log_d[np.arange(log_d.shape[0]), idx]
     if method == "chernoff":
-        # δ = exp(−κ*(ε)), the Legendre transform of κ(t) = tρ(t+1) over the finite orders
+        # δ = exp(−κ*(ε)), the Legendre transform of κ(t) = tε(t+1) over the finite orders
         ok = np.isfinite(orders) & np.isfinite(rdp)
         t = orders[ok] - 1.0
         kstar = (np.atleast_1d(legendre_transform(t, t * rdp[ok], np.ravel(eps))) if t.size
@@ -327,9 +327,9 @@ def _minimise_over_order(objective, bounds, what):
 
 
 def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6, 1e4), return_order=False):
-    r"""ε from an RDP *function* α ↦ ρ(α), optimising the order continuously.
+    r"""ε from an RDP *function* α ↦ ε(α), optimising the order continuously.
 
-    .. math:: \varepsilon = \inf_{\alpha \in [\alpha_{lo}, \alpha_{hi}]} \varepsilon_{\text{method}}(\alpha, \rho(\alpha), \delta)
+    .. math:: \varepsilon = \inf_{\alpha \in [\alpha_{lo}, \alpha_{hi}]} \varepsilon_{\text{method}}(\alpha, \varepsilon(\alpha), \delta)
 
     A log-spaced grid of 400 orders locates the minimum, then bounded Brent
     search refines it. Warns (:class:`OrderGridWarning`) if the minimum is at an
@@ -337,7 +337,7 @@ def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6,
 
     Parameters
     ----------
-    rdp_fn : callable, ρ(α) for a float α > 1
+    rdp_fn : callable, ε(α) for a float α > 1
     delta : float, δ ∈ (0, 1)
     method : {"improved", "mironov", "chernoff"} ("chernoff" equals "mironov" here)
     bounds : (float, float), 1 < α_lo < α_hi < ∞
@@ -380,11 +380,11 @@ def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6,
 def delta_from_rdp_curve(rdp_fn, epsilon, method="improved", bounds=(1.0 + 1e-6, 1e4), return_order=False):
     r"""δ from an RDP *function*, optimising the order continuously (log space).
 
-    .. math:: \delta = \inf_{\alpha} \delta_{\text{method}}(\alpha, \rho(\alpha), \varepsilon)
+    .. math:: \delta = \inf_{\alpha} \delta_{\text{method}}(\alpha, \varepsilon(\alpha), \varepsilon)
 
     Parameters
     ----------
-    rdp_fn : callable, ρ(α)
+    rdp_fn : callable, the RDP curve α ↦ ε(α)
     epsilon : float, ε ≥ 0
     method : {"improved", "mironov", "chernoff"}
     bounds : (float, float)
@@ -450,7 +450,7 @@ def epsilon_from_zcdp(rho, delta, method="bun-steinke"):
 
     References
     ----------
-    Seed 002, S2-04 (property 3, with ρ = ½ε²k); Bun & Steinke (2016), Prop. 1.3;
+    Seed 002, S2-04 (property 3, with ρ = ½Tε²); Bun & Steinke (2016), Prop. 1.3;
     Canonne, Kamath & Steinke (2020), Prop. 12.
 
     Examples
@@ -470,7 +470,7 @@ def epsilon_from_zcdp(rho, delta, method="bun-steinke"):
         return scalar_or_array(rho + 2.0 * np.sqrt(rho * L))
     pos = rho > 0
     r = np.where(pos, rho, 1.0)
-    # g(u) = ρ e^{2u} + log(1 + e^u) − L is increasing in u = log(α − 1)
+    # g(u) = ρ e^{2u} + log(1 + e^u) − log(1/δ) is increasing in u = log(α − 1)
     lo = np.full(r.shape, -60.0)
     hi = np.log(np.sqrt(L / r)) + 1e-12
     for _ in range(200):

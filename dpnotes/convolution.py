@@ -1,10 +1,10 @@
 r"""Privacy amplification by repeated noise addition: sums of i.i.d. noise.
 
-If n parties each add an independent copy of a noise P to a statistic of
-sensitivity 1, the released value carries the noise P^{∗n}. Seed 001 bounds
+If m parties each add an independent copy of a noise P to a statistic of
+sensitivity 1, the released value carries the noise P^{∗m}. Seed 001 bounds
 its Rényi divergence by the shift-reduction argument (Theorem 1):
 
-.. math:: D_\alpha(P^{*n} + 1 \,\|\, P^{*n}) \le n\, D_\alpha(P + 1/n \,\|\, P).
+.. math:: D_\alpha(P^{*m} + 1 \,\|\, P^{*m}) \le m\, D_\alpha(P + 1/m \,\|\, P).
 
 This module evaluates that bound, the EXACT divergence for Laplace sums
 (numerically, from the closed-form density of the sum) to answer the seed's
@@ -49,23 +49,23 @@ def _check_noise(noise):
 
 
 def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
-    r"""Seed 001's Theorem 1 bound on D_α(P^{∗n} + 1 ‖ P^{∗n}): n·D_α(P + 1/n ‖ P).
+    r"""Seed 001's Theorem 1 bound on D_α(P^{∗m} + 1 ‖ P^{∗m}): m·D_α(P + 1/m ‖ P).
 
-    .. math:: D_\alpha(P^{*n}+1\,\|\,P^{*n}) \le n\,D_\alpha(P + \tfrac1n \,\|\, P)
-              = \begin{cases} \dfrac{\alpha}{2n\sigma^2} & P = \mathcal N(0,\sigma^2),\\[1ex]
-              \dfrac{n}{\alpha-1}\log\Big(\dfrac{\alpha}{2\alpha-1}e^{\frac{\alpha-1}{nb}}
-              + \dfrac{\alpha-1}{2\alpha-1}e^{-\frac{\alpha}{nb}}\Big) & P = \mathrm{Lap}(b).
+    .. math:: D_\alpha(P^{*m}+1\,\|\,P^{*m}) \le m\,D_\alpha(P + \tfrac1m \,\|\, P)
+              = \begin{cases} \dfrac{\alpha}{2m\sigma^2} & P = \mathcal N(0,\sigma^2),\\[1ex]
+              \dfrac{m}{\alpha-1}\log\Big(\dfrac{\alpha}{2\alpha-1}e^{\frac{\alpha-1}{mb}}
+              + \dfrac{\alpha-1}{2\alpha-1}e^{-\frac{\alpha}{mb}}\Big) & P = \mathrm{Lap}(b).
               \end{cases}
 
-    For the Gaussian the bound is tight (P^{∗n} = N(0, nσ²)); for the Laplace
-    it behaves like α/(2nb²) as n → ∞ while the exact value behaves like
-    α/(4nb²) (see :func:`rdp_laplace_convolution`), so it is loose by a factor
+    For the Gaussian the bound is tight (P^{∗m} = N(0, mσ²)); for the Laplace
+    it behaves like α/(2mb²) as m → ∞ while the exact value behaves like
+    α/(4mb²) (see :func:`rdp_laplace_convolution`), so it is loose by a factor
     tending to 2.
 
     Parameters
     ----------
     alpha : float or array, α ∈ [1, ∞]
-    n : int or array, n ≥ 1 (number of noise summands)
+    n : int or array, the number m = n ≥ 1 of noise summands
     noise : {"gaussian", "laplace"}
     scale : float or array, σ (Gaussian standard deviation) or b (Laplace scale), > 0
 
@@ -76,7 +76,7 @@ def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
     Raises
     ------
     ValueError
-        If α < 1, n is not a positive integer, scale ≤ 0 or noise is unknown.
+        If α < 1, n (= m) is not a positive integer, scale ≤ 0 or noise is unknown.
 
     References
     ----------
@@ -85,9 +85,9 @@ def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
 
     Examples
     --------
-    >>> round(rdp_convolution_bound(2.0, 4, "gaussian", 1.0), 12)  # α/(2nσ²)
+    >>> round(rdp_convolution_bound(2.0, 4, "gaussian", 1.0), 12)  # α/(2mσ²)
     0.25
-    >>> round(rdp_convolution_bound(2.0, 1, "laplace", 1.0), 10)  # n = 1: log(⅔e + ⅓e^{−2})
+    >>> round(rdp_convolution_bound(2.0, 1, "laplace", 1.0), 10)  # m = 1: log(⅔e + ⅓e^{−2})
     0.61912363
     """
     _check_noise(noise)
@@ -106,9 +106,9 @@ def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
 
 @lru_cache(maxsize=256)
 def _laplace_sum_log_weights(n):
-    """log c_m, m = 0..n−1, for f_n(x) = e^{−|x|} Σ_m c_m |x|^m / m! (unit scale)."""
+    """log c_m, m = 0..n−1, for f_n(x) = e^{−|x|} Σ_m c_m |x|^m / m! (n summands, unit scale)."""
     m = np.arange(n, dtype=float)
-    # c_m = C(2n−2−m, n−1) · 2^{−(2n−1−m)}
+    # c_m = binom(2n−2−m, n−1) · 2^{−(2n−1−m)}
     log_binom = gammaln(2 * n - 1 - m) - gammaln(n) - gammaln(n - m)
     return log_binom - (2 * n - 1 - m) * np.log(2.0) - gammaln(m + 1.0)
 
@@ -125,24 +125,25 @@ def _laplace_sum_logpdf_unit(x, n):
 
 
 def laplace_sum_logpdf(x, n, scale=1.0):
-    r"""Log density of the sum of n i.i.d. Laplace(b) variables.
+    r"""Log density of the sum of m i.i.d. Laplace(b) variables.
 
-    The sum equals b(G₁ − G₂) with G₁, G₂ i.i.d. Gamma(n, 1); integrating the
-    gamma densities and expanding (|x| + y)^{n−1} by the binomial theorem gives a
+    The sum equals b(G₁ − G₂) with G₁, G₂ i.i.d. Gamma(m, 1); integrating the
+    gamma densities and expanding (|x| + y)^{m−1} by the binomial theorem gives a
     finite mixture of two-sided gamma densities with positive weights:
 
-    .. math:: f_n(x) = \frac{e^{-|x|/b}}{b}\sum_{m=0}^{n-1} c_m\,\frac{(|x|/b)^m}{m!},
-              \qquad c_m = \binom{2n-2-m}{n-1}\,2^{-(2n-1-m)}.
+    .. math:: f_m(x) = \frac{e^{-|x|/b}}{b}\sum_{j=0}^{m-1} c_j\,\frac{(|x|/b)^j}{j!},
+              \qquad c_j = \binom{2m-2-j}{m-1}\,2^{-(2m-1-j)}.
 
     (Equivalently the variance-gamma / Bessel form
-    |u|^{n−½}K_{n−½}(|u|)/(√π Γ(n) 2^{n−½} b) with u = x/b; the tests use it as
+    |u|^{m−½}K_{m−½}(|u|)/(√π Γ(m) 2^{m−½} b) with u = x/b and K_{m−½} the
+    modified Bessel function of the second kind; the tests use it as
     the independent route.) All terms are positive, so the log-sum-exp is
     accurate to a few ulps in the far tails too.
 
     Parameters
     ----------
     x : float or array
-    n : int, n ≥ 1
+    n : int, the number m = n ≥ 1 of summands
     scale : float, b > 0
 
     Returns
@@ -152,7 +153,7 @@ def laplace_sum_logpdf(x, n, scale=1.0):
     Raises
     ------
     ValueError
-        If n is not a positive integer or b ≤ 0.
+        If n (= m) is not a positive integer or b ≤ 0.
 
     References
     ----------
@@ -161,7 +162,7 @@ def laplace_sum_logpdf(x, n, scale=1.0):
 
     Examples
     --------
-    >>> round(float(np.exp(laplace_sum_logpdf(0.0, 2))), 12)  # (1 + |x|)e^{−|x|}/4 at 0
+    >>> round(float(np.exp(laplace_sum_logpdf(0.0, 2))), 12)  # m = 2: (1 + |x|)e^{−|x|}/4 at 0
     0.25
     >>> round(float(np.exp(laplace_sum_logpdf(1.0, 1, scale=2.0))), 12)  # e^{−1/2}/4
     0.151632664928
@@ -174,15 +175,17 @@ def laplace_sum_logpdf(x, n, scale=1.0):
     return scalar_or_array(_laplace_sum_logpdf_unit(x / b, n) - np.log(b))
 
 
-# Regime switch: (α − 1)·max|L| below this uses the excess form (no cancellation
-# as α → 1 or for tiny shifts); above it, the log-space sum.
+# Regime switch: (α − 1)·max|L| (L: the log-ratios log(P/Q) at the nodes) below
+# this uses the excess form (no cancellation as α → 1 or for tiny shifts); above
+# it, the log-space sum.
 _EXCESS_LIMIT = 1.0
 
 
 def _excess(L, alpha):
     r"""G(L) = (e^{αL} − 1 − α(e^L − 1))/(α − 1) ≥ 0, its α → 1 limit L e^L − e^L + 1.
 
-    Σ q·G(L) = (∫ q r^α − 1)/(α − 1) since ∫ q (r − 1) = 0; every term is ≥ 0.
+    With L = log(P/Q) the log-ratio of two densities, Σ Q·G(L) =
+    (∫ Q (P/Q)^α − 1)/(α − 1) since ∫ Q (P/Q − 1) = 0; every term is ≥ 0.
     """
     L = np.asarray(L, dtype=float)
     aL = alpha * np.abs(L)
@@ -205,7 +208,7 @@ def _excess(L, alpha):
 
 
 def _renyi_from_samples(logq, L, alpha):
-    """D_α from nodes: logq = log(weight·q) at the nodes, L = log(p/q) there.
+    """D_α(P‖Q) from nodes: logq = log(weight·Q(x)) at the nodes x, L = log(P(x)/Q(x)) there.
 
     Chooses the excess form (α − 1)·max|L| ≤ 1, else the log-space sum.
     """
@@ -215,7 +218,7 @@ def _renyi_from_samples(logq, L, alpha):
     if (alpha - 1.0) * big <= _EXCESS_LIMIT and alpha * big < 700.0 and (alpha > 1.0 or big <= _EXCESS_LIMIT):
         s = float(np.sum(np.exp(logq) * _excess(L, alpha)))
         return s if alpha == 1.0 else float(np.log1p((alpha - 1.0) * s) / (alpha - 1.0))
-    if alpha == 1.0:  # KL = Σ p·L with p = q·e^L; no cancellation once the log-ratios are large
+    if alpha == 1.0:  # KL = Σ P·L with P = Q·e^L; no cancellation once the log-ratios are large
         return float(np.sum(np.exp(logq + L) * L))
     return float(logsumexp(logq + alpha * L) / (alpha - 1.0))
 
@@ -233,7 +236,7 @@ def _composite_nodes(edges):
 
 @lru_cache(maxsize=4096)
 def _laplace_convolution_unit(alpha, n, s):
-    """D_α(L_n + s ‖ L_n) for the unit-scale Laplace sum L_n (cached)."""
+    """D_α(Lap(1)^{∗n} + s ‖ Lap(1)^{∗n}) for the sum of n unit-scale Laplace noises (cached)."""
     if np.isinf(alpha):
         return s  # |log-ratio| ≤ s (convolution keeps the Laplace log-Lipschitz bound), attained as x → ∞
     excess = (alpha - 1.0) * s <= _EXCESS_LIMIT
@@ -272,28 +275,29 @@ def _laplace_convolution_unit(alpha, n, s):
 
 
 def rdp_laplace_convolution(alpha, n, scale=1.0):
-    r"""Exact Rényi divergence of the sum of n Laplace(b) noises shifted by 1.
+    r"""Exact Rényi divergence of the sum of m Laplace(b) noises shifted by 1.
 
-    .. math:: D_\alpha(\mathrm{Lap}(b)^{*n} + 1 \,\|\, \mathrm{Lap}(b)^{*n})
-              = \frac{1}{\alpha-1}\log\int f_n(x-1)^\alpha f_n(x)^{1-\alpha}\,dx,
+    .. math:: D_\alpha(\mathrm{Lap}(b)^{*m} + 1 \,\|\, \mathrm{Lap}(b)^{*m})
+              = \frac{1}{\alpha-1}\log\int f_m(x-1)^\alpha f_m(x)^{1-\alpha}\,dx,
 
-    with f_n from :func:`laplace_sum_logpdf`, integrated by composite 40-point
+    with f_m from :func:`laplace_sum_logpdf`, integrated by composite 40-point
     Gauss–Legendre quadrature on the range where the integrand lives (split at
     the kinks 0 and 1). For small (α − 1)/b the integral is evaluated in the
-    excess form ∫ q (r^α − 1 − α(r − 1)) ≥ 0, which has no cancellation as
-    α → 1; otherwise in log space. Relative accuracy is about 1e-12 for n ≤ 100,
+    excess form ∫ Q ((P/Q)^α − 1 − α(P/Q − 1)) ≥ 0 (P, Q the densities of the
+    shifted and unshifted sum), which has no cancellation as
+    α → 1; otherwise in log space. Relative accuracy is about 1e-12 for m ≤ 100,
     α ∈ (1, 64] (checked in the tests against mpmath and an independent
-    convolution). Results are cached. At n = 1 this is Mironov's formula
+    convolution). Results are cached. At m = 1 this is Mironov's formula
     (:func:`dpnotes.rdp.rdp_laplace`); α = 1 gives the KL divergence; α = ∞
     gives 1/b (no amplification of pure DP).
 
-    As n → ∞ the sum is close to N(0, 2nb²), so the value behaves like
-    α/(4nb²): half of the seed's bound α/(2nb²). The bound is not tight.
+    As m → ∞ the sum is close to N(0, 2mb²), so the value behaves like
+    α/(4mb²): half of the seed's bound α/(2mb²). The bound is not tight.
 
     Parameters
     ----------
     alpha : float or array, α ∈ [1, ∞]
-    n : int or array, n ≥ 1
+    n : int or array, the number m = n ≥ 1 of summands
     scale : float or array, b > 0
 
     Returns
@@ -303,7 +307,7 @@ def rdp_laplace_convolution(alpha, n, scale=1.0):
     Raises
     ------
     ValueError
-        If α < 1, n is not a positive integer or b ≤ 0.
+        If α < 1, n (= m) is not a positive integer or b ≤ 0.
 
     References
     ----------
@@ -328,22 +332,23 @@ def rdp_laplace_convolution(alpha, n, scale=1.0):
 def laplace_convolution_table(ns=(1, 2, 5, 10, 20, 50, 100), alphas=(2.0, 8.0, 32.0), scale=1.0):
     r"""Table answering seed 001's question: exact Laplace-sum RDP against the bound.
 
-    For each (n, α): the exact D_α(Lap(b)^{∗n} + 1 ‖ Lap(b)^{∗n}), the
-    Theorem 1 bound n·D_α(Lap(b) + 1/n ‖ Lap(b)), their ratio bound/exact, and
-    the Gaussian of the same variance 2nb², whose divergence is
-    α/(2·2nb²) = α/(4nb²).
+    For each (m, α): the exact D_α(Lap(b)^{∗m} + 1 ‖ Lap(b)^{∗m}), the
+    Theorem 1 bound m·D_α(Lap(b) + 1/m ‖ Lap(b)), their ratio bound/exact, and
+    the Gaussian of the same variance 2mb², whose divergence is
+    α/(2·2mb²) = α/(4mb²).
 
     Parameters
     ----------
-    ns : sequence of int ≥ 1
+    ns : sequence of int ≥ 1, the numbers m of summands
     alphas : sequence of float, α ∈ (1, ∞)
     scale : float, b > 0
 
     Returns
     -------
     dict of 1-D ndarrays
-        Columns ``n``, ``alpha``, ``exact``, ``bound``, ``ratio`` (bound/exact)
-        and ``gaussian_same_variance``; one row per (n, α), n varying slowest.
+        Columns ``n`` (the number m of summands), ``alpha``, ``exact``, ``bound``,
+        ``ratio`` (bound/exact) and ``gaussian_same_variance``; one row per
+        (m, α), m varying slowest.
         ``pandas.DataFrame(table)`` turns it into a frame.
 
     References
@@ -353,7 +358,7 @@ def laplace_convolution_table(ns=(1, 2, 5, 10, 20, 50, 100), alphas=(2.0, 8.0, 3
     Examples
     --------
     >>> t = laplace_convolution_table(ns=(1, 100), alphas=(2.0,))
-    >>> [round(float(r), 3) for r in t["ratio"]]  # tight at n = 1, loose by ≈ 2 at n = 100
+    >>> [round(float(r), 3) for r in t["ratio"]]  # tight at m = 1, loose by ≈ 2 at m = 100
     [1.0, 1.993]
     """
     ns = check_count(np.asarray(ns), "ns")
@@ -405,11 +410,11 @@ def _discrete_shift_scalar(alpha, shift, noise, scale):
 def rdp_discrete_shift(alpha, shift, noise="gaussian", scale=1.0):
     r"""D_α(P + Δ ‖ P) for discrete Gaussian or discrete Laplace noise P on ℤ.
 
-    P has mass ∝ e^{−k²/(2σ²)} (discrete Gaussian, scale σ) or ∝ e^{−|k|/b}
-    (discrete Laplace, scale b) at k ∈ ℤ, and Δ is a non-negative integer:
+    P has mass P(x) ∝ e^{−x²/(2σ²)} (discrete Gaussian, scale σ) or ∝ e^{−|x|/b}
+    (discrete Laplace, scale b) at x ∈ ℤ, and Δ is a non-negative integer:
 
     .. math:: D_\alpha(P+\Delta\,\|\,P) = \frac{1}{\alpha-1}
-              \log\sum_{k\in\mathbb Z} P(k-\Delta)^\alpha P(k)^{1-\alpha}.
+              \log\sum_{x\in\mathbb Z} P(x-\Delta)^\alpha P(x)^{1-\alpha}.
 
     The series is truncated where its terms fall below e^{−84} of the peak
     (certified geometric/Gaussian tail, relative error < 1e-35) and summed in

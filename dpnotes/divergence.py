@@ -34,14 +34,14 @@ class LogDensity:
 def renyi_divergence(p, q, alpha, support=None, points=()):
     r"""Rényi divergence D_α(P‖Q) of two 1-D densities or two pmfs.
 
-    .. math:: D_\alpha(P\|Q) = \frac{1}{\alpha-1}\log\int p(x)^\alpha q(x)^{1-\alpha}\,dx,
+    .. math:: D_\alpha(P\|Q) = \frac{1}{\alpha-1}\log\int P(x)^\alpha Q(x)^{1-\alpha}\,dx,
 
-    with D_1 = ∫ p log(p/q) (KL) and D_∞ = ess sup log(p/q).
+    with D_1 = ∫ P log(P/Q) (KL) and D_∞ = ess sup log(P/Q).
 
     Parameters
     ----------
     p, q : callable, frozen scipy distribution, or array_like
-        Either two densities (vectorised callables, or objects with a ``logpdf``
+        The laws P and Q: either two densities (vectorised callables, or objects with a ``logpdf``
         method such as ``scipy.stats.norm(0, 1)`` or :class:`LogDensity`, evaluated
         in log space; the log-density must be accurate where the integrand lives,
         which for large α is far in the tails) or two
@@ -65,7 +65,7 @@ def renyi_divergence(p, q, alpha, support=None, points=()):
 
     References
     ----------
-    Seed 000, Definition 1.2; seed 004, definition of D_λ; Rényi (1961).
+    Seed 000, Definition 1.2; seed 004, definition of D_λ (the order is called λ there); Rényi (1961).
 
     Examples
     --------
@@ -124,7 +124,7 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
     def logs(x):
         x = np.atleast_1d(np.asarray(x, dtype=float))
         lp, lq = logp(x), logq(x)
-        # q underflowing to 0 where p is negligible (e^-300 of its peak) is rounding, not a gap
+        # Q(x) underflowing to 0 where P(x) is negligible (e^-300 of its peak) is rounding, not a gap
         underflow = np.isneginf(lq) & np.isfinite(lp)
         tiny = underflow & (lp < lp_max - 300.0)
         return np.where(tiny, -np.inf, lp), lq, underflow & ~tiny
@@ -133,7 +133,7 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
         lp, lq, gap = logs(x)
         with np.errstate(invalid="ignore"):
             val = lp if alpha == 1.0 else alpha * lp + (1.0 - alpha) * lq
-        # p = 0 carries no mass, whatever q is; p > 0 = q is a support gap: D = ∞
+        # P(x) = 0 carries no mass, whatever Q(x) is; P(x) > 0 = Q(x) is a support gap: D = ∞
         return np.where(gap, np.inf, np.where(np.isneginf(lp), -np.inf, val))
 
     if np.isinf(alpha):

@@ -1,6 +1,6 @@
 r"""The ε (or δ) of DP-SGD by each accounting route of seed 004, side by side.
 
-DP-SGD with Poisson sampling rate q, noise multiplier σ (clip norm 1) and T
+DP-SGD with Poisson sampling rate q, noise multiplier σ (clipping norm C = 1) and T
 steps releases T noisy gradient sums; each step is the *sampled Gaussian
 mechanism*. Its (ε, δ) can be bounded along several routes (seed 004,
 "Comparison among different methods", S4-17):
@@ -12,8 +12,9 @@ mechanism*. Its (ε, δ) can be bounded along several routes (seed 004,
     RDP of the Gaussian *without* subsampling, α/(2σ²) per step, composed to
     Tα/(2σ²) and converted with Mironov's formula (seed 004, Example 3);
 ``"route3"``
-    the constant of Claim 26 at orders λ = c₂σ² and rate r = qσ/σ, composed and
-    converted as in Claim 28 (S4-13, S4-15) — only in the regime σ ≥ 1, qσ ≤ 1;
+    the constant K(c₁, c₂) of Claim 26 at orders α = c₂σ² and c₁ = qσ (so that the
+    rate is q = c₁/σ), composed and converted as in Claim 28 (S4-13, S4-15) — only
+    in the regime σ ≥ 1, qσ ≤ 1;
 ``"rdp"``
     the exact RDP of the sampled Gaussian on a grid of orders, composed ×T and
     converted with the improved formula (the tight RDP route);
@@ -29,10 +30,10 @@ mechanism*. Its (ε, δ) can be bounded along several routes (seed 004,
 :math:`A_\alpha = \mathbb E_{z\sim\mathcal N(0,\sigma^2)}[(1-q+q e^{(2z-1)/(2\sigma^2)})^\alpha]`
 — the binomial sum of Claim 27 for integer α, a quadrature (or a two-sided
 series) for fractional α — so that one step is (α, log A_α/(α − 1))-RDP.
-Composition multiplies by T. To get ε from δ it evaluates
-ε(α) = Tρ(α) + log(1/δ)/(α − 1) (Mironov) or the improved
-Tρ(α) + log((α−1)/α) − (log δ + log α)/(α − 1) at every order and keeps the
-smallest; to get δ from ε it evaluates e^{(α−1)(Tρ(α)−ε)} (times the improved
+Composition multiplies the RDP curve ε(α) by T. To get ε from δ it evaluates
+Tε(α) + log(1/δ)/(α − 1) (Mironov) or the improved
+Tε(α) + log((α−1)/α) − (log δ + log α)/(α − 1) at every order and keeps the
+smallest; to get δ from ε it evaluates e^{(α−1)(Tε(α)−ε)} (times the improved
 factor) and keeps the smallest. When the best order is the first or last of
 the grid a wider grid might do better, and :class:`OrderGridWarning` is raised.
 
@@ -78,10 +79,10 @@ __all__ = [
 #: The accounting routes, loosest first.
 ROUTES = ("route1", "route2", "route3", "rdp-mironov", "rdp", "pld")
 
-#: Orders λ at which route 3 evaluates the constant of Claim 26 (c₂ = λ/σ²).
+#: Orders α at which route 3 evaluates the constant K(c₁, c₂) of Claim 26 (c₂ = α/σ²).
 ROUTE3_ORDERS = np.array([1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0,
                           48.0, 64.0, 96.0, 128.0, 256.0])
-# σ' grid of the sup defining C(c₁, c₂) (σ itself is always added).
+# σ' grid of the sup defining K(c₁, c₂) (σ itself is always added).
 _ROUTE3_SIGMAS = np.geomspace(1.0, 300.0, 12)
 
 
@@ -118,7 +119,8 @@ def steps_from_epochs(epochs, q):
 
     References
     ----------
-    Seed 004 ("T := k/r"); TensorFlow Privacy, ``compute_dp_sgd_privacy``.
+    Seed 004 ("T := k/r": k epochs at rate r, i.e. T = epochs/q here); TensorFlow Privacy,
+    ``compute_dp_sgd_privacy``.
 
     Examples
     --------
@@ -149,7 +151,7 @@ def epochs_from_steps(steps, q):
 
     References
     ----------
-    Seed 004 ("T := k/r").
+    Seed 004 ("T := k/r": k epochs at rate r, i.e. epochs = Tq here).
 
     Examples
     --------
@@ -207,7 +209,7 @@ def route_applicable(q, sigma, route):
 def _require_route3(q, sigma):
     if not (sigma >= 1.0 and q * sigma <= 1.0):
         raise ValueError(
-            "route 3 (Claim 26/28) needs sigma >= 1 and q*sigma <= 1 (rate r <= c1/sigma with "
+            "route 3 (Claim 26/28) needs sigma >= 1 and q*sigma <= 1 (rate q <= c1/sigma with "
             f"c1 = q*sigma <= 1); got q = {q:g}, sigma = {sigma:g}, q*sigma = {q * sigma:g}")
 
 
@@ -217,7 +219,7 @@ def _require_route3(q, sigma):
 
 @lru_cache(maxsize=4096)
 def _route3_log_c(q, sigma):
-    """log C(c₁, c₂_j) for c₁ = qσ and c₂_j = ROUTE3_ORDERS/σ² (batched over c₂ per σ')."""
+    """log K(c₁, c₂_j) for c₁ = qσ and c₂_j = ROUTE3_ORDERS/σ² (batched over c₂ per σ')."""
     c1 = q * sigma
     c2 = ROUTE3_ORDERS / sigma ** 2
     best = np.full(c2.size, -np.inf)
@@ -227,7 +229,7 @@ def _route3_log_c(q, sigma):
         if not np.any(ok):
             continue
         r = c1 / sp
-        if r >= 1.0:  # r = 1: the plain Gaussian, G_λ = exp(λ(λ − 1)/(2σ'²))
+        if r >= 1.0:  # q' = c₁/σ' = 1: the plain Gaussian, G_α = exp(α(α − 1)/(2σ'²))
             log_g = lam[ok] * (lam[ok] - 1.0) / (2.0 * sp * sp)
         else:
             log_g = _log_a(lam[ok], r, sp)
@@ -237,20 +239,22 @@ def _route3_log_c(q, sigma):
 
 
 def rdp_route3(q, sigma):
-    r"""Route 3's per-step RDP at the orders :data:`ROUTE3_ORDERS`: log C(qσ, λ/σ²)/(λ − 1).
+    r"""Route 3's per-step RDP at the orders :data:`ROUTE3_ORDERS`: log K(qσ, α/σ²)/(α − 1).
 
-    .. math:: \rho_3(\lambda) = \frac{\log C(c_1, c_2)}{\lambda - 1},\qquad c_1 = q\sigma,\
-              c_2 = \lambda/\sigma^2,\qquad
-              C(c_1, c_2) = \sup_{\sigma'\ge\sigma_0} G_{c_2\sigma'^2}\big((1-\tfrac{c_1}{\sigma'})\mu_0
-              + \tfrac{c_1}{\sigma'}\mu_1 \,\big\|\, \mu_0\big)
+    .. math:: \varepsilon_3(\alpha) = \frac{\log K(c_1, c_2)}{\alpha - 1},\qquad c_1 = q\sigma,\
+              c_2 = \alpha/\sigma^2,\qquad
+              K(c_1, c_2) = \sup_{\sigma'\ge\sigma_0} G_{c_2\sigma'^2}\big((1-q')P_0
+              + q'P_1 \,\big\|\, P_0\big),\quad q' = \frac{c_1}{\sigma'},\
+              P_i = \mathcal N(i, \sigma'^2),
 
-    Claim 26 says: if r ≤ c₁/σ and λ ≤ c₂σ², the sampled Gaussian is
-    (λ, log C/(λ − 1))-RDP — the O(r²λ/σ²) of the seed, with the constant made
-    explicit. We take the smallest admissible c₁ = qσ and, for each order λ of
-    :data:`ROUTE3_ORDERS`, c₂ = λ/σ². The sup is the one of
+    where G_α(P‖Q) = exp((α − 1)D_α(P‖Q)).
+    Claim 26 says: if q ≤ c₁/σ and α ≤ c₂σ², the sampled Gaussian is
+    (α, log K/(α − 1))-RDP — the O(q²α/σ²) of the seed, with the constant made
+    explicit. We take the smallest admissible c₁ = qσ and, for each order α of
+    :data:`ROUTE3_ORDERS`, c₂ = α/σ². The sup is the one of
     :func:`dpnotes.subsampling.claim26_constant` (the tests check equality) over
     12 log-spaced σ' ∈ [1, 300] plus σ itself: since σ is in the grid,
-    ρ₃ ≥ the exact RDP at σ; since the grid is finite, ρ₃ may be *smaller* than
+    ε₃ ≥ the exact RDP at σ; since the grid is finite, ε₃ may be *smaller* than
     what the true sup certifies (so route 3 is shown at its most favourable).
     The seed derives Claim 26 from Conjecture 1, which is false in general
     (S4-12, :func:`dpnotes.subsampling.conjecture1_counterexample`); its Part 1
@@ -265,12 +269,12 @@ def rdp_route3(q, sigma):
     Returns
     -------
     ndarray
-        ρ₃ at :data:`ROUTE3_ORDERS`.
+        ε₃(α) at the orders α of :data:`ROUTE3_ORDERS`.
 
     Raises
     ------
     ValueError
-        Unless σ ≥ 1 and qσ ≤ 1 (the regime r = O(1/σ) with c₁ ≤ 1).
+        Unless σ ≥ 1 and qσ ≤ 1 (the regime q = O(1/σ) with c₁ ≤ 1).
 
     References
     ----------
@@ -346,7 +350,7 @@ _CONVERSION = {"route2": "mironov", "route3": "mironov", "rdp-mironov": "mironov
 
 
 def _composed_rdp(q, sigma, steps, route, orders):
-    """(orders, ρ(α) of T composed steps) for the RDP routes, before conversion."""
+    """(orders, RDP curve ε(α) of T composed steps) for the RDP routes, before conversion."""
     if route == "route3":
         _require_route3(q, sigma)
         return ROUTE3_ORDERS, steps * rdp_route3(q, sigma)
@@ -369,26 +373,26 @@ def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
             \varepsilon' = \log\big(1 + q(e^{\varepsilon_0(\delta_0)} - 1)\big),\
             \delta = Tq\delta_0 + \delta_s;\\
         \text{route 2: } \varepsilon = \min_\alpha \frac{T\alpha}{2\sigma^2} + \frac{\log(1/\delta)}{\alpha - 1};\qquad
-        \text{rdp: } \varepsilon = \min_\alpha T\rho_q(\alpha) + \log\frac{\alpha-1}{\alpha}
+        \text{rdp: } \varepsilon = \min_\alpha T\varepsilon_q(\alpha) + \log\frac{\alpha-1}{\alpha}
             - \frac{\log\delta + \log\alpha}{\alpha-1}.
 
     * ``"route1"``: ε₀(δ₀) is the *exact* ε of one Gaussian step
       (:func:`dpnotes.privacy_loss.epsilon_gaussian`, μ = 1/σ); amplification by
       subsampling gives (ε', qδ₀); advanced composition of T (ε', qδ₀)-DP
-      steps (the ½kε² form, :func:`dpnotes.composition.epsilon_advanced_composition`)
+      steps (the ½Tε'² form, :func:`dpnotes.composition.epsilon_advanced_composition`)
       gives (ε, Tqδ₀ + δ_s). The split of δ between Tqδ₀ and the slack δ_s is
       optimised numerically: a grid of 79 fractions δ_s/δ ∈ [10⁻⁸, 1 − 10⁻⁸]
       (log-spaced towards both ends), then a bounded Brent search between the
       neighbours of the best grid point.
     * ``"route2"``: every step is at most as private as the full Gaussian
       (subsampling never hurts), so T steps are (α, Tα/(2σ²))-RDP; Mironov's
-      conversion over the orders. (The seed's Route 2 composes k = epochs
-      full-batch steps instead — a different algorithm; see the chapter.)
+      conversion over the orders. (The seed's Route 2 composes one full-batch
+      step per epoch instead — a different algorithm; see the chapter.)
     * ``"route3"``: :func:`rdp_route3` composed ×T, Mironov's conversion over
       :data:`ROUTE3_ORDERS` (this is Claim 28's Chernoff step at the best order
-      λ = c₂σ²). Raises unless σ ≥ 1 and qσ ≤ 1.
+      α = c₂σ²). Raises unless σ ≥ 1 and qσ ≤ 1.
     * ``"rdp"`` / ``"rdp-mironov"``: T·:func:`dpnotes.subsampling.rdp_subsampled_gaussian`
-      on ``orders``, improved / Mironov conversion.
+      (the RDP curve ε_q(α) of one step) on ``orders``, improved / Mironov conversion.
     * ``"pld"``: :func:`dpnotes.pld.dpsgd_epsilon_pld` (``orders`` ignored).
 
     Parameters
@@ -449,9 +453,9 @@ def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
     .. math::
         \text{route 1: } \delta = \min_{\delta_0}\ Tq\delta_0 + \exp\Big(-\frac{(\varepsilon - \tfrac12 T\varepsilon'^2)^2}
             {2T\varepsilon'^2}\Big);\qquad
-        \text{RDP routes: } \delta = \min_\alpha e^{(\alpha-1)(T\rho(\alpha) - \varepsilon)}\ (\times\text{improved factor})
+        \text{RDP routes: } \delta = \min_\alpha e^{(\alpha-1)(T\varepsilon(\alpha) - \varepsilon)}\ (\times\text{improved factor})
 
-    Same routes as :func:`dpsgd_epsilon`; route 1 inverts the ½kε² form of
+    Same routes as :func:`dpsgd_epsilon`; route 1 inverts the ½Tε'² form of
     advanced composition for the slack δ_s (which must satisfy ε > ½Tε'²,
     otherwise the δ₀ is discarded) and minimises Tqδ₀ + δ_s over δ₀ (grid of
     240 log-spaced δ₀ ∈ [10⁻³⁰⁰, ½], then bounded Brent).
@@ -502,7 +506,7 @@ def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
 def dpsgd_epsilon_routes(q, sigma, steps, delta, orders=None, routes=None):
     r"""ε at δ of DP-SGD along every applicable route, as a dict ``{route: ε}``.
 
-    .. math:: \{\,r \mapsto \varepsilon_r(q, \sigma, T, \delta) : r \in \text{routes},\ r \text{ applicable}\,\}
+    .. math:: \{\,\text{route} \mapsto \varepsilon_{\text{route}}(q, \sigma, T, \delta) : \text{route applicable}\,\}
 
     Routes that do not apply (route 3 outside σ ≥ 1, qσ ≤ 1; "pld" when its
     module is missing) are left out; :class:`OrderGridWarning` is passed on.

@@ -3,7 +3,8 @@ r"""Amplification by iteration: contractive gradient steps and noisy SGD.
 A gradient step ψ(w) = w − η∇f(w) on a convex β-smooth f is contractive
 (1-Lipschitz) when η ≤ 2/β. Noisy projected SGD is then a contractive noisy
 iteration, and the shift-reduction lemma spreads the effect of one changed
-example over all later noise draws: the example used at step t of n has
+example over all later noise draws: in one pass over n examples (n steps), the
+example used at step t has
 last-iterate Rényi privacy α·2L²/(σ²(n − t + 1)), against 2αL²/σ² when every
 iterate is released (the setting of every composition theorem).
 
@@ -32,7 +33,7 @@ def _check_data(X, y, loss):
         raise ValueError(f"loss must be one of {_LOSSES} (got {loss!r})")
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[0] == 0 or not np.all(np.isfinite(X)):
-        raise ValueError("X must be a finite 2-D array (m examples × d features)")
+        raise ValueError("X must be a finite 2-D array (n examples × d features)")
     if y is not None:
         y = np.asarray(y, dtype=float)
         if y.shape != (X.shape[0],) or not np.all(np.isfinite(y)):
@@ -45,15 +46,16 @@ def _check_data(X, y, loss):
 def smoothness_constant(X, loss="squared"):
     r"""Smoothness β of the average loss: the top eigenvalue of its Hessian bound.
 
-    .. math:: \beta_{\rm sq} = \lambda_{\max}\!\Big(\frac{X^\top X}{m}\Big),\qquad
-              \beta_{\rm log} = \frac14\lambda_{\max}\!\Big(\frac{X^\top X}{m}\Big),
+    .. math:: \beta_{\rm sq} = \lambda_{\max}\!\Big(\frac{X^\top X}{n}\Big),\qquad
+              \beta_{\rm log} = \frac14\lambda_{\max}\!\Big(\frac{X^\top X}{n}\Big),
 
-    for f(w) = (1/2m)‖Xw − y‖² (Hessian XᵀX/m, exact) and the logistic loss
-    f(w) = (1/m)Σ log(1 + e^{−y_i x_iᵀw}) (Hessian XᵀDX/m with D ≤ ¼).
+    for f(w) = (1/2n)‖Xw − y‖² (Hessian XᵀX/n, exact) and the logistic loss
+    f(w) = (1/n)Σ log(1 + e^{−y_i x_iᵀw}) (Hessian XᵀDX/n with D ≤ ¼), n the
+    number of examples (rows of X).
 
     Parameters
     ----------
-    X : (m, d) array
+    X : (n, d) array
     loss : {"squared", "logistic"}
 
     Returns
@@ -66,7 +68,7 @@ def smoothness_constant(X, loss="squared"):
 
     Examples
     --------
-    >>> smoothness_constant(np.eye(2) * 2.0, "squared")  # XᵀX/m = 2·I
+    >>> smoothness_constant(np.eye(2) * 2.0, "squared")  # XᵀX/n = 2·I
     2.0
     """
     X, _ = _check_data(X, None, loss)
@@ -77,16 +79,16 @@ def smoothness_constant(X, loss="squared"):
 def loss_gradient(w, X, y, loss="squared"):
     r"""Gradient of the average squared or logistic loss at w (rows of w broadcast).
 
-    .. math:: \nabla f_{\rm sq}(w) = \frac1m X^\top(Xw - y),\qquad
-              \nabla f_{\rm log}(w) = -\frac1m X^\top\big(y \odot s(-y\odot Xw)\big),
+    .. math:: \nabla f_{\rm sq}(w) = \frac1n X^\top(Xw - y),\qquad
+              \nabla f_{\rm log}(w) = -\frac1n X^\top\big(y \odot \mathrm{sigmoid}(-y\odot Xw)\big),
 
-    with s the logistic sigmoid and labels y ∈ {−1, +1}.
+    with sigmoid(u) = 1/(1 + e^{−u}), n the number of examples and labels y ∈ {−1, +1}.
 
     Parameters
     ----------
-    w : (d,) or (k, d) array
-    X : (m, d) array
-    y : (m,) array
+    w : (d,) or (N, d) array (N points at once)
+    X : (n, d) array
+    y : (n,) array
     loss : {"squared", "logistic"}
 
     Returns
@@ -100,7 +102,7 @@ def loss_gradient(w, X, y, loss="squared"):
     """
     X, y = _check_data(X, y, loss)
     w = np.asarray(w, dtype=float)
-    margins = w @ X.T  # (..., m)
+    margins = w @ X.T  # (..., n)
     if loss == "squared":
         return (margins - y) @ X / X.shape[0]
     s = 0.5 * (1.0 + np.tanh(-0.5 * y * margins))  # sigmoid(−y·margin), no overflow
@@ -118,9 +120,9 @@ def gradient_step_contraction(X, y, eta, loss="squared", n_pairs=2000, seed=0, r
 
     Parameters
     ----------
-    X : (m, d) array
-    y : (m,) array
-    eta : float > 0, step size
+    X : (n, d) array
+    y : (n,) array
+    eta : float > 0, step size η
     loss : {"squared", "logistic"}
     n_pairs : int, number of sampled pairs
     seed : int
@@ -161,8 +163,9 @@ def gradient_step_contraction(X, y, eta, loss="squared", n_pairs=2000, seed=0, r
 def rdp_noisy_sgd_last_iterate(alpha, t, n, lipschitz, sigma):
     r"""Rényi privacy of the LAST iterate of noisy projected SGD for the example used at step t.
 
-    Noisy projected SGD runs w_{k} = Π_K(w_{k−1} − η(∇f(w_{k−1}, x_k) + Z_k)),
-    Z_k ~ N(0, σ²I), for k = 1..n, with f(·, x) convex, L-Lipschitz and
+    Noisy projected SGD runs w_s = Π_𝒦(w_{s−1} − η(∇f(w_{s−1}, x_s) + ξ_s)),
+    ξ_s ~ N(0, σ²I), for s = 1..n (one pass over n examples, Π_𝒦 the projection
+    onto a convex set 𝒦), with f(·, x) convex, L-Lipschitz and
     β-smooth and η ≤ 2/β. Changing x_t moves step t by at most 2ηL; the later
     steps are contractive and each adds noise N(0, η²σ²). Spreading the shift
     2ηL evenly over the n − t + 1 noise draws from step t on (shift reduction,
@@ -175,7 +178,7 @@ def rdp_noisy_sgd_last_iterate(alpha, t, n, lipschitz, sigma):
     ----------
     alpha : float or array, α ∈ [1, ∞)
     t : int or array, 1 ≤ t ≤ n (the step that used the example)
-    n : int or array, n ≥ 1 (number of steps)
+    n : int or array, n ≥ 1 (number of steps = number of examples, one pass)
     lipschitz : float or array, L > 0
     sigma : float or array, σ > 0 (gradient-noise multiplier; parameter noise has std ησ)
 
@@ -250,7 +253,8 @@ def noisy_sgd_logistic_simulation(n=100, d=2, sigma=1.0, alpha=2.0, eta=None, ra
     Data: n examples x_i in the unit ball (so the logistic loss is L = 1
     Lipschitz and β = ¼-smooth per example), labels from a fixed linear rule
     with 10% flips. Each step uses one example:
-    w_k = Π_{‖w‖≤R}(w_{k−1} − η(∇f(w_{k−1}, x_k) + Z_k)), Z_k ~ N(0, σ²I).
+    w_s = Π(w_{s−1} − η(∇f(w_{s−1}, x_s) + ξ_s)), ξ_s ~ N(0, σ²I), with Π the
+    projection onto the ball ‖w‖ ≤ ``radius``.
 
     Parameters
     ----------
@@ -259,7 +263,7 @@ def noisy_sgd_logistic_simulation(n=100, d=2, sigma=1.0, alpha=2.0, eta=None, ra
     sigma : float > 0, gradient-noise multiplier (parameter noise std ησ)
     alpha : float > 1, the order at which the privacy profile is returned
     eta : float, step size; default 1/β = 4 (must be ≤ 2/β = 8)
-    radius : float > 0, radius R of the projection ball
+    radius : float > 0, radius of the projection ball
     seed : int
 
     Returns

@@ -1,16 +1,16 @@
 r"""Joint differential privacy, computed exactly on tiny discrete instances.
 
-A mechanism M gives each of N agents its own output, M(D) = (y₁, …, y_N).
+A mechanism ℳ gives each of n agents its own output, ℳ(S) = (y₁, …, y_n).
 It is (ε, δ)-**jointly** DP if, for every agent i and every pair of data sets
-differing only in agent i's record, the outputs to the *other* agents,
-M(D)₋ᵢ, satisfy the (ε, δ) inequality. Agent i's own output may depend on its
+S, S′ differing only in agent i's record, the outputs to the *other* agents,
+ℳ(S)₋ᵢ, satisfy the (ε, δ) inequality. Agent i's own output may depend on its
 record arbitrarily: that is what makes personalised outputs (an individual
 recommendation, a route, a price) possible. Standard DP of the whole output
-vector (y₁, …, y_N) is impossible for such mechanisms: y_i reveals x_i.
+vector (y₁, …, y_n) is impossible for such mechanisms: y_i reveals x_i.
 
 Seed 002 writes the neighbouring sets as "z ∪ D₋z" and "z′ ∪ D₋z" with the
 agent index i separate; the intended reading is that z and z′ are agent i's
-two possible records and the rest of the data, D₋ᵢ, is fixed.
+two possible records (here x_i and x_i′) and the rest of the data, S₋ᵢ, is fixed.
 
 Mechanisms here are functions from a tuple of records (each in a finite
 domain) to a pmf over output tuples, as a dict {output tuple: probability}.
@@ -37,7 +37,7 @@ __all__ = [
 def own_record_mechanism(records):
     r"""Each agent receives its own record: yᵢ = xᵢ (deterministic).
 
-    .. math:: \Pr[M(x) = y] = \mathbb 1\{y = x\}
+    .. math:: \Pr[\mathcal M(x) = y] = \mathbb 1\{y = x\}
 
     Parameters
     ----------
@@ -109,7 +109,7 @@ def noisy_count_mechanism(p):
 def view_pmf(pmf, exclude=None):
     r"""The pmf of the outputs to all agents except ``exclude`` (the marginal of y₋ᵢ).
 
-    .. math:: \Pr[M(x)_{-i} = v] = \sum_{y:\ y_{-i} = v} \Pr[M(x) = y]
+    .. math:: \Pr[\mathcal M(x)_{-i} = v] = \sum_{y:\ y_{-i} = v} \Pr[\mathcal M(x) = y]
 
     Parameters
     ----------
@@ -180,12 +180,12 @@ def joint_dp_epsilon(mechanism, n_agents, domain=2, delta=0.0):
     r"""The smallest ε such that ``mechanism`` is (ε, δ)-jointly DP, by enumeration.
 
     .. math:: \varepsilon_{\text{joint}}(\delta) = \max_{i,\ x \sim_i x'}\ \inf\{\varepsilon :
-              \Pr[M(x)_{-i}\in E] \le e^\varepsilon \Pr[M(x')_{-i}\in E] + \delta\ \forall E\}
+              \Pr[\mathcal M(x)_{-i}\in E] \le e^\varepsilon \Pr[\mathcal M(x')_{-i}\in E] + \delta\ \forall E\}
 
     Parameters
     ----------
-    mechanism : callable, records tuple → pmf dict
-    n_agents : int, ≥ 2
+    mechanism : callable, the mechanism ℳ: records tuple → pmf dict
+    n_agents : int, the number n ≥ 2 of agents (records)
     domain : int, ≥ 2 (records are 0, …, domain − 1)
     delta : float, δ ∈ [0, 1)
 
@@ -214,12 +214,12 @@ def full_output_epsilon(mechanism, n_agents, domain=2, delta=0.0):
     r"""The smallest ε such that the whole output vector is (ε, δ)-DP, by enumeration.
 
     .. math:: \varepsilon_{\text{full}}(\delta) = \max_{x \sim x'}\ \inf\{\varepsilon :
-              \Pr[M(x)\in E] \le e^\varepsilon \Pr[M(x')\in E] + \delta\ \forall E\}
+              \Pr[\mathcal M(x)\in E] \le e^\varepsilon \Pr[\mathcal M(x')\in E] + \delta\ \forall E\}
 
     Parameters
     ----------
-    mechanism : callable, records tuple → pmf dict
-    n_agents : int, ≥ 1
+    mechanism : callable, the mechanism ℳ: records tuple → pmf dict
+    n_agents : int, the number n ≥ 1 of agents (records)
     domain : int, ≥ 2
     delta : float, δ ∈ [0, 1)
 

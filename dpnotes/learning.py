@@ -1,7 +1,7 @@
 """Empirical risk minimisation, what its minimiser reveals, and DP-SGD as the remedy.
 
-The learning problem of seeds 000 and 003: given records z₁, …, zₙ and a loss
-ℓ(θ, z), release θ* = argmin_θ Σᵢ ℓ(θ, zᵢ) (ERM).  This module solves ERM for
+The learning problem of seeds 000 and 003: given records x₁, …, xₙ and a loss
+ℓ(θ, x), release θ* = argmin_θ Σᵢ ℓ(θ, xᵢ) (ERM).  This module solves ERM for
 the squared, logistic and hinge losses and the geometric median on small
 synthetic data (scipy does the optimisation), measures how far θ* moves when
 one record is replaced, runs a loss-threshold membership-inference attack on
@@ -47,14 +47,16 @@ def _rng(seed):
 def synthetic_classification(n, d, seed=0, label_noise=0.1):
     r"""A small synthetic data set: Gaussian features and noisy linear labels in {−1, +1}.
 
-    .. math:: x_i \sim \mathcal N(0, I_d/d),\quad y_i = \operatorname{sign}\langle w, x_i\rangle
-              \text{ flipped with probability } \eta,\quad w \sim \mathcal N(0, I_d).
+    .. math:: x_i \sim \mathcal N(0, I_d/d),\quad y_i = \pm\operatorname{sign}\langle w, x_i\rangle,
+              \quad w \sim \mathcal N(0, I_d),
+
+    the sign being flipped with probability ``label_noise``.
 
     Parameters
     ----------
     n, d : int, ≥ 1
     seed : int
-    label_noise : float, η ∈ [0, 1]
+    label_noise : float, the flip probability, in [0, 1]
 
     Returns
     -------
@@ -64,7 +66,7 @@ def synthetic_classification(n, d, seed=0, label_noise=0.1):
     Raises
     ------
     ValueError
-        If n or d is not a positive integer, or η ∉ [0, 1].
+        If n or d is not a positive integer, or label_noise ∉ [0, 1].
 
     References
     ----------
@@ -101,13 +103,13 @@ def erm_squared(x, y, reg=0.0, theta0=None):
     r"""ERM with the squared loss (linear regression), solved by L-BFGS.
 
     .. math:: \theta^* = \arg\min_\theta \frac1n\sum_i (y_i - \langle\theta, x_i\rangle)^2
-              + \frac{\lambda}{2}\|\theta\|^2
+              + \frac{\gamma}{2}\|\theta\|^2
 
     Parameters
     ----------
     x : array, shape (n, d)
     y : array, shape (n,)
-    reg : float, λ ≥ 0
+    reg : float, the regularisation weight γ ≥ 0
     theta0 : array, optional (starting point; default 0)
 
     Returns
@@ -117,7 +119,7 @@ def erm_squared(x, y, reg=0.0, theta0=None):
     Raises
     ------
     ValueError
-        If shapes disagree, data are not finite, or λ < 0.
+        If shapes disagree, data are not finite, or γ < 0.
 
     References
     ----------
@@ -155,13 +157,13 @@ def erm_logistic(x, y, reg=1e-3, theta0=None):
     r"""ERM with the logistic loss, solved by L-BFGS.
 
     .. math:: \theta^* = \arg\min_\theta \frac1n\sum_i \log\big(1 + e^{-y_i\langle\theta, x_i\rangle}\big)
-              + \frac{\lambda}{2}\|\theta\|^2
+              + \frac{\gamma}{2}\|\theta\|^2
 
     Parameters
     ----------
     x : array, shape (n, d)
     y : array, shape (n,), entries ±1
-    reg : float, λ ≥ 0 (λ > 0 keeps the minimiser finite on separable data)
+    reg : float, the regularisation weight γ ≥ 0 (γ > 0 keeps the minimiser finite on separable data)
     theta0 : array, optional
 
     Returns
@@ -171,7 +173,7 @@ def erm_logistic(x, y, reg=1e-3, theta0=None):
     Raises
     ------
     ValueError
-        If shapes disagree, data are not finite, or λ < 0.
+        If shapes disagree, data are not finite, or γ < 0.
 
     References
     ----------
@@ -180,7 +182,7 @@ def erm_logistic(x, y, reg=1e-3, theta0=None):
     Examples
     --------
     >>> th = erm_logistic([[1.0], [-1.0], [1.0]], [1.0, -1.0, -1.0], reg=0.1)
-    >>> round(float(th[0]), 4)  # solves (σ(θ) − 2σ(−θ))/3 + 0.1θ = 0
+    >>> round(float(th[0]), 4)  # solves (s(θ) − 2s(−θ))/3 + γθ = 0, s the sigmoid, γ = 0.1
     0.4827
     """
     x, y = _as_xy(x, y)
@@ -200,16 +202,16 @@ def erm_hinge(x, y, reg=0.1):
     r"""ERM with the hinge loss (the convex surrogate of the 0-1 loss; a linear SVM).
 
     .. math:: \theta^* = \arg\min_\theta \frac1n\sum_i \max\{0, 1 - y_i\langle\theta, x_i\rangle\}
-              + \frac{\lambda}{2}\|\theta\|^2,
+              + \frac{\gamma}{2}\|\theta\|^2,
 
-    solved exactly as the smooth program min λ/2‖θ‖² + (1/n)Σξᵢ subject to
-    ξᵢ ≥ 0, ξᵢ ≥ 1 − yᵢ⟨θ, xᵢ⟩ (scipy's SLSQP).
+    solved exactly as the smooth program min γ/2‖θ‖² + (1/n)Σξᵢ subject to
+    ξᵢ ≥ 0, ξᵢ ≥ 1 − yᵢ⟨θ, xᵢ⟩ (scipy's SLSQP; ξᵢ are slack variables).
 
     Parameters
     ----------
     x : array, shape (n, d)
     y : array, shape (n,), entries ±1
-    reg : float, λ > 0
+    reg : float, the regularisation weight γ > 0
 
     Returns
     -------
@@ -218,7 +220,7 @@ def erm_hinge(x, y, reg=0.1):
     Raises
     ------
     ValueError
-        If shapes disagree, data are not finite, or λ ≤ 0.
+        If shapes disagree, data are not finite, or γ ≤ 0.
 
     References
     ----------
@@ -373,7 +375,7 @@ def location_minimiser(values, estimator="median"):
 def minimiser_path(data, index, positions, estimator="median"):
     r"""θ* as record ``index`` is moved to each of ``positions`` (the others fixed).
 
-    .. math:: t \mapsto \theta^*(x_1, \dots, x_{i-1}, t, x_{i+1}, \dots, x_n)
+    .. math:: u \mapsto \theta^*(x_1, \dots, x_{i-1}, u, x_{i+1}, \dots, x_n)
 
     Parameters
     ----------
@@ -413,10 +415,10 @@ def minimiser_path(data, index, positions, estimator="median"):
 def replace_one_sensitivity(data, low, high, estimator="median"):
     r"""The largest change of θ* when one record is replaced by any value in [low, high].
 
-    .. math:: \Delta\theta^* = \max_i \sup_{t\in[\ell, h]} |\theta^*(x) - \theta^*(x_{i\to t})|
+    .. math:: \Delta\theta^* = \max_i \sup_{u\in[\mathrm{low}, \mathrm{high}]} |\theta^*(x) - \theta^*(x_{i\to u})|
 
     Both the mean and the median are non-decreasing in each record, so the
-    supremum over t is attained at t = ℓ or t = h; the function evaluates
+    supremum over u is attained at u = low or u = high; the function evaluates
     those 2n replacements.
 
     Parameters
@@ -436,8 +438,9 @@ def replace_one_sensitivity(data, low, high, estimator="median"):
 
     References
     ----------
-    Seed 003 (S3-08); for the median of an odd number 2m+1 of points the answer
-    is max(x₍ₘ₊₂₎ − x₍ₘ₊₁₎, x₍ₘ₊₁₎ − x₍ₘ₎) (order statistics), for the mean (h − ℓ)/n.
+    Seed 003 (S3-08); for the median of an odd number 2j+1 of points the answer
+    is max(x₍ⱼ₊₂₎ − x₍ⱼ₊₁₎, x₍ⱼ₊₁₎ − x₍ⱼ₎) (order statistics), for the mean
+    (high − low)/n.
 
     Examples
     --------
@@ -466,13 +469,13 @@ def logistic_losses(theta, x, y):
 
     Parameters
     ----------
-    theta : array, shape (d,) or (k, d) (k models at once)
+    theta : array, shape (d,) or (N, d) (N models at once)
     x : array, shape (n, d)
     y : array, shape (n,)
 
     Returns
     -------
-    ndarray, shape (n,) or (k, n)
+    ndarray, shape (n,) or (N, n)
 
     Raises
     ------
@@ -586,8 +589,8 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
     clips each record's gradient to norm C, adds Gaussian noise and takes a step:
 
     .. math:: \theta_{t+1} = \theta_t - \frac{\eta}{qn}\Big(\sum_{i\in B}
-              \operatorname{clip}_C\big(\nabla\ell(\theta_t, z_i)\big) + \mathcal N(0, \sigma^2C^2 I)\Big)
-              - \eta\lambda\theta_t .
+              \operatorname{clip}_C\big(\nabla\ell(\theta_t, (x_i, y_i))\big) + \mathcal N(0, \sigma^2C^2 I)\Big)
+              - \eta\gamma\theta_t .
 
     σ = 0 is plain (clipped) gradient descent, the unprotected baseline.
 
@@ -596,11 +599,11 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
     x : array, shape (n, d)
     y : array, shape (n,), entries ±1
     sigma : float, σ ≥ 0 (noise multiplier)
-    steps : int, ≥ 1
-    q : float, sampling rate in (0, 1]
-    clip : float, C > 0
-    lr : float, η > 0
-    reg : float, λ ≥ 0
+    steps : int, the number of steps T ≥ 1
+    q : float, sampling rate q ∈ (0, 1]
+    clip : float, clipping norm C > 0
+    lr : float, step size η > 0
+    reg : float, regularisation weight γ ≥ 0
     seed : int
     checkpoints : sequence of int, optional
         Steps after which to record θ (default: only the last).
@@ -712,8 +715,8 @@ def _rdp_per_step(q, sigma):
 def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=1.0, lr=2.0, seed=0):
     r"""Mean loss-threshold attack accuracy against logistic regression trained with/without DP-SGD.
 
-    .. math:: \overline{\mathrm{acc}} = \frac{1}{\text{trials}}\sum_{r}
-              \mathrm{acc}\big(\ell(\theta_r, \text{members}_r), \ell(\theta_r, \text{non-members}_r)\big)
+    .. math:: \overline{\mathrm{acc}} = \frac{1}{\text{trials}}\sum_{j}
+              \mathrm{acc}\big(\ell(\theta_j, \text{members}_j), \ell(\theta_j, \text{non-members}_j)\big)
 
     Each trial draws 2n records from one distribution (d > n: the model can
     memorise), trains on the first n with DP-SGD (σ = 0: no noise, the
@@ -723,9 +726,9 @@ def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=
     Parameters
     ----------
     sigma : float, σ ≥ 0
-    steps : int, a multiple of 10
+    steps : int, the number of steps T, a multiple of 10
     n, d, trials : int
-    q, clip, lr : float (DP-SGD parameters)
+    q, clip, lr : float (DP-SGD parameters q, C, η)
     seed : int
 
     Returns

@@ -15,8 +15,8 @@ weaker and also true; the literal reading E_P E_X[(f(X) − X̄)²] is true too,
 strictly above 1/12 for every finite n (:func:`fingerprinting_minimum`).
 The seed also writes f : {0,1}^d for f : {0,1}^n.
 
-Everything is computed exactly for small n: given k = Σ Xᵢ, P has the Beta(k+1,
-n−k+1) law and k is uniform on {0, …, n}, so every term is a finite sum of
+Everything is computed exactly for small n: given s = Σ Xᵢ, P has the Beta(s+1,
+n−s+1) law and s is uniform on {0, …, n}, so every term is a finite sum of
 Beta integrals (evaluated with mpmath); a Monte Carlo route with confidence
 intervals is the independent check.
 
@@ -45,13 +45,13 @@ def _check_estimator(estimator):
 
 
 def estimator_moments(n, estimator="mean", epsilon=1.0):
-    r"""First and second moments of f(X) given k = Σ Xᵢ, for k = 0, …, n.
+    r"""First and second moments of f(X) given s = Σ Xᵢ, for s = 0, …, n.
 
-    mean: f = k/n; median: the median of the bits (1/2 at a tie); half: f ≡ 1/2;
-    dp-mean: f = clip(k/n + Lap(b), 0, 1) with b = 1/(nε) (ε-DP), whose moments are
+    mean: f = s/n; median: the median of the bits (1/2 at a tie); half: f ≡ 1/2;
+    dp-mean: f = clip(s/n + Lap(b), 0, 1) with b = 1/(nε) (ε-DP), whose moments are
 
     .. math:: \mathbb E f = m + \tfrac b2\big(e^{-m/b} - e^{-(1-m)/b}\big),\qquad
-              \mathbb E f^2 = m^2 + 2b^2 - b^2e^{-m/b} - (b + b^2)e^{-(1-m)/b},\quad m = k/n.
+              \mathbb E f^2 = m^2 + 2b^2 - b^2e^{-m/b} - (b + b^2)e^{-(1-m)/b},\quad m = s/n.
 
     Parameters
     ----------
@@ -61,7 +61,7 @@ def estimator_moments(n, estimator="mean", epsilon=1.0):
 
     Returns
     -------
-    m1, m2 : ndarray, shape (n + 1,)
+    m1, m2 : ndarray, shape (n + 1,) (indexed by s)
 
     Raises
     ------
@@ -100,14 +100,16 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     r"""The terms of the correlation–variance dichotomy, exactly (Beta integrals, mpmath).
 
     .. math::
-        \mathrm{corr} = \frac{1}{n+1}\sum_{k=0}^n \Big(\bar f_k\,(k - n a_k) - (k a_k - n b_k)\Big),\quad
-        \mathrm{mse} = \frac{1}{n+1}\sum_k \big(\overline{f^2}_k - 2\bar f_k a_k + b_k\big),
+        \mathrm{corr} = \frac{1}{n+1}\sum_{s=0}^n \Big(\bar f_s\,(s - n u_s) - (s u_s - n v_s)\Big),\quad
+        \mathrm{mse} = \frac{1}{n+1}\sum_s \big(\overline{f^2}_s - 2\bar f_s u_s + v_s\big),
 
     .. math::
-        \mathrm{bias}^2 = \int_0^1 (g(p) - p)^2\,dp,\quad g(p) = \sum_k \bar f_k\binom nk p^k(1-p)^{n-k},
+        \mathrm{bias}^2 = \int_0^1 (g(p) - p)^2\,dp,\quad g(p) = \sum_s \bar f_s\binom ns p^s(1-p)^{n-s},
 
-    with a_k = E[P | k] = (k+1)/(n+2), b_k = E[P² | k] = (k+1)(k+2)/((n+2)(n+3)),
-    ∫g² = Σ_{k,l} f̄_k f̄_l C(n,k)C(n,l) B(k+l+1, 2n−k−l+1) and ∫gp = Σ_k f̄_k C(n,k) B(k+2, n−k+1);
+    with s = Σ Xᵢ, f̄_s and \overline{f²}_s the moments of f(X) given s (:func:`estimator_moments`),
+    u_s = E[P | s] = (s+1)/(n+2), v_s = E[P² | s] = (s+1)(s+2)/((n+2)(n+3)),
+    ∫g² = Σ_{s,s'} f̄_s f̄_{s'} binom(n,s) binom(n,s') B(s+s'+1, 2n−s−s'+1) and
+    ∫g(p)p dp = Σ_s f̄_s binom(n,s) B(s+2, n−s+1), B the Beta function;
     "literal" is E[(f(X) − X̄)²] (the seed's second term read literally).
 
     Parameters
@@ -169,18 +171,18 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
 def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000, seed=0):
     r"""Monte Carlo estimates of the dichotomy's terms with 95% confidence half-widths.
 
-    Draws P ~ U[0,1], k ~ Bin(n, P) and f (with its Laplace noise for dp-mean), and
-    averages (f − P)(k − nP) and (f − P)²; the squared bias averages
-    (g(P) − P)² over P with g(P) = E[f | P] summed exactly over k.
+    Draws P ~ U[0,1], s = Σ Xᵢ ~ Bin(n, P) and f (with its Laplace noise for dp-mean), and
+    averages (f − P)(s − nP) and (f − P)²; the squared bias averages
+    (g(P) − P)² over P with g(P) = E[f | P] summed exactly over s.
 
-    .. math:: \widehat{\mathrm{corr}} = \frac1S\sum_s (f_s - P_s)(k_s - nP_s) \pm 1.96\,\widehat{\mathrm{sd}}/\sqrt S
+    .. math:: \widehat{\mathrm{corr}} = \frac1N\sum_{j=1}^N (f_j - P_j)(s_j - nP_j) \pm 1.96\,\widehat{\mathrm{sd}}/\sqrt N
 
     Parameters
     ----------
     n : int, ≥ 1
     estimator : {"mean", "median", "half", "dp-mean"}
     epsilon : float, ε > 0 (dp-mean)
-    samples : int, ≥ 2
+    samples : int, the number N ≥ 2 of draws
     seed : int
 
     Returns
@@ -230,11 +232,11 @@ def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000
 def fingerprinting_minimum(n, form="bias"):
     r"""The smallest left-hand side over all deterministic f : {0,1}ⁿ → [0, 1].
 
-    .. math:: \min_f\ \mathrm{corr}(f) + T(f),\qquad T \in \{\mathrm{bias}^2,\ \mathrm{mse},\ \mathrm{literal}\}.
+    .. math:: \min_f\ \mathrm{corr}(f) + \mathrm{term}(f),\qquad \mathrm{term} \in \{\mathrm{bias}^2,\ \mathrm{mse},\ \mathrm{literal}\}.
 
     The objective is convex and permutation invariant, so a minimiser depends on
-    k = Σ Xᵢ only; f(k) is found by bounded quasi-Newton (``bias``) or in closed
-    form pointwise (``mse``, ``literal``: a clipped quadratic minimiser for each k).
+    s = Σ Xᵢ only; f(s) is found by bounded quasi-Newton (``bias``) or in closed
+    form pointwise (``mse``, ``literal``: a clipped quadratic minimiser for each s).
     The result is 1/12 for ``bias`` and ``mse`` (attained at f ≡ 1/2) and
     strictly larger for ``literal``.
 
@@ -246,7 +248,7 @@ def fingerprinting_minimum(n, form="bias"):
     Returns
     -------
     value : float
-    f : ndarray, shape (n + 1,) (a minimiser, as a function of k)
+    f : ndarray, shape (n + 1,) (a minimiser, as a function of s = 0, …, n)
 
     Raises
     ------

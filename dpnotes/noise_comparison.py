@@ -126,7 +126,9 @@ def noise_logpdf(law, x, variance=1.0):
 def shift_rdp(law, alpha, variance=1.0, shift=1.0):
     r"""D_α(P + shift ‖ P) for a noise law of the given variance, by quadrature (the accurate route).
 
-    .. math:: D_\alpha(P+\Delta\,\|\,P) = \frac1{\alpha-1}\log\int p(x-\Delta)^\alpha\,p(x)^{1-\alpha}\,dx
+    .. math:: D_\alpha(P+\Delta\,\|\,P) = \frac1{\alpha-1}\log\int P(x-\Delta)^\alpha\,P(x)^{1-\alpha}\,dx
+
+    (P(x) the density of the noise)
 
     computed with :func:`dpnotes.divergence.renyi_divergence` on the exact
     log-densities of :func:`noise_logpdf` (about 40 ms per order); the Gaussian
@@ -192,9 +194,9 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     r"""D_α(P + shift ‖ P) on many orders at once by a log-space trapezoid rule (fast; for figures).
 
     .. math:: D_\alpha \approx \frac1{\alpha-1}\log\sum_j w_j\,
-              e^{\alpha\log p(x_j-\Delta) + (1-\alpha)\log p(x_j)}
+              e^{\alpha\log P(x_j-\Delta) + (1-\alpha)\log P(x_j)}
 
-    on fixed nodes: x = −e^t and x = Δ + e^t on the two tails (t uniform,
+    on fixed nodes: x = −e^u and x = Δ + e^u on the two tails (u uniform,
     from 10⁻¹³·√v to 10⁷·√v) and a tanh-sinh map on [0, Δ], so that the kinks
     of the densities sit at the ends of the pieces; agrees with :func:`shift_rdp`
     to about 10⁻⁹ relative (checked in the tests). α = 1 gives the KL divergence.
@@ -243,14 +245,14 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
 
 
 def max_divergence(law, variance=1.0, shift=1.0):
-    r"""D_∞(P + shift ‖ P) = sup_x log p(x − Δ)/p(x).
+    r"""D_∞(P + shift ‖ P) = sup_x log P(x − Δ)/P(x) (P(x) the density).
 
     Closed forms: Gaussian ∞; Laplace Δ/b = Δ√(2/v); logistic Δ/s = πΔ/√(3v);
     sech πΔ/(2√v) (each the supremum of the log-density's slope times Δ, reached
     in the tail). Student t and the mixture: the supremum over a wide grid,
     refined with a bounded scalar search.
 
-    .. math:: D_\infty(P+\Delta\,\|\,P) = \sup_x\ \log p(x-\Delta) - \log p(x)
+    .. math:: D_\infty(P+\Delta\,\|\,P) = \sup_x\ \log P(x-\Delta) - \log P(x)
 
     Parameters
     ----------
@@ -269,7 +271,7 @@ def max_divergence(law, variance=1.0, shift=1.0):
 
     References
     ----------
-    Seed 004 (S4-01, S4-18): D_λ tends to the max divergence as λ → ∞.
+    Seed 004 (S4-01, S4-18): D_α tends to the max divergence as α → ∞.
 
     Examples
     --------
@@ -353,14 +355,16 @@ def crossover_order(law, variance=1.0, shift=1.0):
 
 
 def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1.0), (1.0, 2.0))):
-    r"""Claim 26's constant C(c₁, c₂) and the O(·) constant it implies, for a few (c₁, c₂).
+    r"""Claim 26's constant K(c₁, c₂) and log K/(c₁²c₂), for a few (c₁, c₂).
 
-    .. math:: \varepsilon(\lambda) \le \frac{\log C}{\lambda - 1} \approx
-              \underbrace{\frac{\log C}{c_1^2 c_2}}_{K}\cdot\frac{r^2\lambda}{\sigma^2},\qquad
-              \lambda = c_2\sigma^2,\ r = c_1/\sigma,
+    .. math:: \varepsilon(\alpha) \le \frac{\log K}{\alpha - 1} \approx \frac{\log K}{c_2\sigma^2}
+              = \frac{\log K}{c_1^2 c_2^2}\cdot\frac{q^2\alpha}{\sigma^2},\qquad
+              \alpha = c_2\sigma^2,\ q = c_1/\sigma,
 
-    with C from :func:`dpnotes.subsampling.claim26_constant`: the claim is
-    useful when K is small, i.e. when log C is of order c₁²c₂.
+    with K from :func:`dpnotes.subsampling.claim26_constant`. The fourth entry
+    of each row is log K/(c₁²c₂), the quantity the book's table prints; the
+    constant in front of q²α/σ² above is that entry divided by c₂. The claim is
+    useful when that constant is small, i.e. when log K is of order c₁²c₂².
 
     Parameters
     ----------
@@ -368,7 +372,7 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
 
     Returns
     -------
-    list of tuples (c₁, c₂, C, K)
+    list of tuples (c₁, c₂, K, log K/(c₁²c₂))
 
     Raises
     ------
@@ -381,8 +385,8 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
 
     Examples
     --------
-    >>> c1, c2, C, K = claim26_table([(0.5, 0.5)])[0]
-    >>> C >= 1.0, round(K, 12) == round(float(np.log(C)) / 0.125, 12)
+    >>> c1, c2, K, ratio = claim26_table([(0.5, 0.5)])[0]
+    >>> K >= 1.0, round(ratio, 12) == round(float(np.log(K)) / 0.125, 12)
     (True, True)
     """
     from .subsampling import claim26_constant

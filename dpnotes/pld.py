@@ -1,20 +1,21 @@
 r"""Privacy loss distributions on a grid, composed numerically by FFT.
 
 A mechanism with output laws P (on a dataset) and Q (on a neighbour) has the
-privacy loss L = log(dP/dQ)(Y), Y ~ P, and
+privacy loss Z = log(dP/dQ)(Y), Y ~ P, and
 
-.. math:: \delta(\varepsilon) = \mathbb E\big[\max(0, 1 - e^{\varepsilon - L})\big]
-          + P(L = \infty)
+.. math:: \delta(\varepsilon) = \mathbb E\big[\max(0, 1 - e^{\varepsilon - Z})\big]
+          + P(Z = \infty)
 
 (seed 002, S2-02, second line). For independent composition the losses add,
 so the distribution of the composed loss is the convolution of the
 per-step distributions. This module puts each loss distribution on a uniform
-grid ``shift + i·Δ`` (a :class:`LossGrid`), convolves grids with the FFT and
+grid ℓ_i = ``shift`` + i·h of loss values, h the grid spacing (a
+:class:`LossGrid`), convolves grids with the FFT and
 reads δ(ε) and ε(δ) off the result.
 
 Every grid is a *bound*: a pessimistic grid has δ̂(ε) ≥ δ(ε) for every ε and an
 optimistic grid δ̌(ε) ≤ δ(ε). Both properties survive composition, because
-δ_{A∘B}(ε) = E_B[δ_A(ε − L_B)] is monotone in δ_A and in the law of L_B.
+δ_{A∘B}(ε) = E_B[δ_A(ε − Z_B)] is monotone in δ_A and in the law of Z_B.
 Two discretisations are offered:
 
 ``method="dots"`` (default)
@@ -23,15 +24,16 @@ Two discretisations are offered:
     "connect-the-dots" construction of Doroshenko et al., 2022): δ̂ equals δ
     at every grid point and is its chord in between. Lower: the outputs with
     loss in a bin around each grid point are merged (a post-processing, which
-    can only lower δ); the merged loss ℓ_j + r_j lies within O(Δ³) of ℓ_j
+    can only lower δ); the merged loss of bin j lies within O(h³) of ℓ_j
     because the bin edges are placed to balance the bin, and every merged loss
-    is rounded down to ℓ_j + min_j r_j. The grid of the lower bound is
-    therefore shifted by that (tiny, exactly computed) residual.
+    is rounded down to ℓ_j plus the smallest residual (merged loss − ℓ_j) over
+    the bins. The grid of the lower bound is therefore shifted by that (tiny,
+    exactly computed) residual.
 ``method="round"``
     Round every loss up (pessimistic) or down (optimistic) to the grid
-    ("privacy buckets"). Simple, but after T steps the two bounds are T·Δ apart
-    in ε (each rounding moves the composed loss by about T·Δ/2), so a useful
-    bracket for T = 10⁵ needs Δ ≈ 10⁻⁸. The dots/merge pair errs by O(T·Δ²).
+    ("privacy buckets"). Simple, but after T steps the two bounds are T·h apart
+    in ε (each rounding moves the composed loss by about T·h/2), so a useful
+    bracket for T = 10⁵ needs h ≈ 10⁻⁸. The dots/merge pair errs by O(T·h²).
 
 Mass in the tails is never lost from an upper bound: mass above the grid goes
 to the atom at +∞, mass below it to the lowest grid point; the lower bound
@@ -52,7 +54,7 @@ hold and stay tight there:
   so the tilted FFT, untilted, errs by ∝ e^{−λℓ}: relatively small in the upper
   tail where δ(ε) lives. The error is also carried in the tilted norm
   ‖e_i e^{λℓ_i}‖₂, which composes multiplicatively, and read out with weights
-  e^{−λℓ_i}, so it is ≈ u × (the Chernoff bound on P(L > ε)). λ is the Chernoff
+  e^{−λℓ_i}, so it is ≈ u × (the Chernoff bound on P(Z > ε)). λ is the Chernoff
   tilt of the target (:meth:`PrivacyLossDistribution.chernoff_tilt`); the plain
   FFT is computed too and serves the bulk.
 
@@ -116,7 +118,7 @@ _MAX_LOG_SPREAD = 4.0
 
 
 # --------------------------------------------------------------------------
-# one direction: a (sub-)probability measure on shift + iΔ, plus an atom at +∞
+# one direction: a (sub-)probability measure on shift + i·h (h = interval), plus an atom at +∞
 # --------------------------------------------------------------------------
 class LossGrid:
     r"""A privacy loss distribution of one direction on the grid ``shift + i·interval``.
@@ -410,9 +412,10 @@ def _last_true(pred, start, stop):
     return lo
 
 
-# Error constant of a floating-point FFT: ‖fl(F x) − F x‖₂ ≤ log₂(n)·η·‖F x‖₂ with
-# η = μ + γ₄(√2 + μ) ≈ 6.7u for a radix-2 FFT with twiddle factors accurate to μ ≈ u
-# (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Thm 24.2).
+# Error constant of a floating-point FFT: ‖fl(F x) − F x‖₂ ≤ log₂(n)·η_F·‖F x‖₂ with
+# η_F = μ_F + g₄(√2 + μ_F) ≈ 6.7u, g₄ = 4u/(1 − 4u), for a radix-2 FFT with twiddle
+# factors accurate to μ_F ≈ u (Higham, Accuracy and Stability of Numerical Algorithms,
+# 2nd ed., Thm 24.2, where η_F, μ_F, g₄ are written η, μ, γ₄).
 # scipy's pocketfft is a mixed-radix FFT with accurate twiddles; 16u leaves a
 # margin for the radix-3/5 butterflies (the tests compare the bound with the
 # actual error against exact summation).
@@ -448,10 +451,10 @@ def _fft_convolve(a, b, nfft):
 def _fft_error_l2(a, b, nfft):
     r"""Bound on ‖ĉ − a∗b‖₂ for the FFT convolution of ``a`` and ``b``.
 
-    Each of the three transforms errs by ε_F = log₂(n)η relative in ℓ₂, and
+    Each of the three transforms errs by c_F = log₂(n)η_F relative in ℓ₂, and
     ‖F b‖_∞ ≤ ‖b‖₁; Parseval turns the errors of F a and F b into
-    ε_F‖a‖₂‖b‖₁ and ε_F‖a‖₁‖b‖₂ after the inverse transform, which adds its own
-    ε_F‖a∗b‖₂ ≤ ε_F‖a‖₂‖b‖₁; the pointwise product adds u‖a‖₂‖b‖₁.
+    c_F‖a‖₂‖b‖₁ and c_F‖a‖₁‖b‖₂ after the inverse transform, which adds its own
+    c_F‖a∗b‖₂ ≤ c_F‖a‖₂‖b‖₁; the pointwise product adds u‖a‖₂‖b‖₁.
     """
     eps_f = math.log2(nfft) * _FFT_ETA
     n2a, n1a = math.sqrt(_dot(a, a)), float(a.sum())
@@ -464,18 +467,19 @@ def _convolve(a, b, tilt=0.0):
 
     Returns ``(c, err, log_tilted_err)``: the convolution, a bound on the ℓ₂
     norm of its error ‖ĉ − c‖₂, and the log of a bound on the tilted ℓ₂ norm
-    ‖((ĉ_k − c_k) e^{t·k})_k‖₂, ``t = tilt`` ≥ 0 (per index).
+    ‖((ĉ_k − c_k) e^{λh·k})_k‖₂, with λh = ``tilt`` ≥ 0 the tilt per grid index
+    (the tilt λ per unit loss times the grid spacing h).
 
     Short inputs are summed directly: every entry is a sum of non-negative
-    terms, so its relative error is at most γ_m = m·u/(1 − m·u), m = min(n_a, n_b),
-    and both error norms are at most γ_m times the norms of the result.
+    terms, so its relative error is at most N·u/(1 − N·u), N = min(n_a, n_b),
+    and both error norms are at most that factor times the norms of the result.
 
     Longer inputs use a real FFT. Its error is of order u‖a‖₂‖b‖₁ in *every*
     entry, so entries far below the largest come out as noise. Tilting fixes
-    that where it matters: with a'_i = a_i e^{t i}, b'_j = b_j e^{t j}
-    (normalised by their maxima), (a'∗b')_k = (a∗b)_k e^{t k}, so the FFT of the
-    tilted arrays, untilted, errs by ∝ e^{−t k}: relatively small in the upper
-    tail, where δ(ε) at small δ lives. With t > 0 both convolutions are computed
+    that where it matters: with a'_i = a_i e^{λh·i}, b'_j = b_j e^{λh·j}
+    (normalised by their maxima), (a'∗b')_k = (a∗b)_k e^{λh·k}, so the FFT of the
+    tilted arrays, untilted, errs by ∝ e^{−λh·k}: relatively small in the upper
+    tail, where δ(ε) at small δ lives. With λ > 0 both convolutions are computed
     and each entry is taken from the one with the smaller error bound (the plain
     one in the bulk and below it, the tilted one above). On each region the
     error is part of that FFT's error vector, whose ℓ₂ norm is bounded; a
@@ -502,7 +506,7 @@ def _convolve(a, b, tilt=0.0):
     ta, la = _tilted(a, tilt)
     tb, lb = (ta, la) if b is a else _tilted(b, tilt)
     ct = _fft_convolve(ta, tb, nfft)
-    et = _fft_error_l2(ta, tb, nfft)  # in tilted, normalised units: untilted it is et·e^{la+lb−t·k}
+    et = _fft_error_l2(ta, tb, nfft)  # in tilted, normalised units: untilted it is et·e^{la+lb−tilt·k}
     # the tilted result is the better one for k > k_switch
     k_switch = math.floor((math.log(et) + la + lb - math.log(e0)) / tilt) if et > 0 else -1
     k_switch = min(max(k_switch, -1), n - 1)
@@ -520,7 +524,7 @@ def _convolve(a, b, tilt=0.0):
 
 
 def _tilted(a, tilt):
-    """a_i e^{t i} divided by its largest entry, and the log of that entry."""
+    """a_i e^{tilt·i} divided by its largest entry, and the log of that entry."""
     with np.errstate(divide="ignore"):
         log_a = np.log(a) + tilt * np.arange(a.size)
     top = float(np.max(log_a))
@@ -534,8 +538,8 @@ class PrivacyLossDistribution:
     r"""Discretised privacy loss distribution(s) of a mechanism; δ is the worse direction.
 
     Holds one :class:`LossGrid` (symmetric mechanisms) or two (``remove`` then
-    ``add``: P = M(D), Q = M(D′) and the reverse). All grids share the interval
-    Δ and are all upper bounds (``pessimistic``) or all lower bounds.
+    ``add``: P = ℳ(S), Q = ℳ(S′) and the reverse). All grids share the spacing
+    h (``interval``) and are all upper bounds (``pessimistic``) or all lower bounds.
 
     .. math:: \delta(\varepsilon) = \max_{\text{directions}}
               \sum_{\ell_i>\varepsilon} p_i (1 - e^{\varepsilon-\ell_i}) + p_\infty
@@ -565,7 +569,7 @@ class PrivacyLossDistribution:
 
     @property
     def interval(self):
-        """Δ, the spacing of the loss grid."""
+        """h, the spacing of the loss grid."""
         return self.grids[0].interval
 
     @property
@@ -586,7 +590,8 @@ class PrivacyLossDistribution:
         r"""``count``-fold composition (repeated squaring; count ≥ 1).
 
         ``tilt`` (λ ≥ 0, one value or one per grid) tilts every FFT by e^{λℓ}:
-        the round-off of δ(ε) is then bounded by ≈ u·e^{−λε}E[e^{λL_T}] instead of
+        the round-off of δ(ε) is then bounded by ≈ u·e^{−λε}E[e^{λZ_T}] (Z_T the
+        composed loss) instead of
         ≈ u·E[1], which is what makes δ ≈ 1e-10 resolvable after 10⁵ steps.
         ``"auto"`` is :meth:`chernoff_tilt` for δ = 1e-10, the smallest δ the book
         uses (larger δ are served by the untilted FFT, which is also computed);
@@ -602,11 +607,11 @@ class PrivacyLossDistribution:
     def chernoff_tilt(self, count, *, delta=None, epsilon=None):
         r"""Per grid, the λ of the Chernoff bound on the ``count``-fold composition at a target.
 
-        With K(λ) = log E[e^{λL}] of one step (of the grid), for a target δ
+        With κ(λ) = log E[e^{λZ}] of one step (of the grid) and T = ``count``, for a target δ
 
-        .. math:: \lambda^* = \arg\min_{\lambda>0} \frac{T K(\lambda) + \log(1/\delta)}{\lambda},
+        .. math:: \lambda^* = \arg\min_{\lambda>0} \frac{T \kappa(\lambda) + \log(1/\delta)}{\lambda},
 
-        and for a target ε, λ* = argmin_λ T K(λ) − λε (searched on a log grid of
+        and for a target ε, λ* = argmin_λ T κ(λ) − λε (searched on a log grid of
         λ ∈ [10⁻³, 10⁷], then refined). The composed law tilted by λ* is centred near the ε
         where δ(ε) ≈ δ, so tilting the FFTs by λ* keeps relative precision there
         (see :meth:`self_compose`).
@@ -664,7 +669,7 @@ def _norm_mass(a, b):
 
 
 class _GaussianLoss:
-    """L ~ N(μ²/2, μ²) under P (Gaussian mechanism, μ = sensitivity/σ)."""
+    """Z ~ N(μ²/2, μ²) under P (Gaussian mechanism, μ = sensitivity/σ)."""
 
     def __init__(self, mu):
         self.mu = mu
@@ -715,8 +720,8 @@ class _LaplaceLoss:
 class _SubsampledGaussianLoss:
     """Poisson-subsampled Gaussian, 0 < q < 1, sensitivity 1.
 
-    remove: P = (1−q)N(0,σ²) + qN(1,σ²), Q = N(0,σ²), L = log(1−q+q e^{(x−½)/σ²}) ↑ in x.
-    add:    P = N(0,σ²), Q = the mixture, L = −log(1−q+q e^{(x−½)/σ²}) ↓ in x.
+    remove: P = (1−q)N(0,σ²) + qN(1,σ²), Q = N(0,σ²), loss ℓ(x) = log(1−q+q e^{(x−½)/σ²}) ↑ in x.
+    add:    P = N(0,σ²), Q = the mixture, loss ℓ(x) = −log(1−q+q e^{(x−½)/σ²}) ↓ in x.
     """
 
     def __init__(self, q, sigma, remove):
@@ -774,7 +779,7 @@ class _SubsampledGaussianLoss:
 
 
 def _bin_average(law, lo, hi, fn):
-    """E[fn(L, lo) | lo < L ≤ hi] by Gauss–Legendre in the loss; and a reliability flag."""
+    """E[fn(Z, lo) | lo < Z ≤ hi] by Gauss–Legendre in the loss; and a reliability flag."""
     slo, shi = law.support
     a = np.maximum(lo, slo)
     b = np.minimum(hi, shi)
@@ -815,7 +820,7 @@ def _discretise(law, interval, pessimistic, method, tail):
                 w = np.where(ok, np.clip(w, 0.0, 1.0), 1.0)
                 # where quadrature is unreliable (the log-density varies too much, e.g. at an
                 # edge of the support) the split that keeps P- and Q-mass comes from the
-                # Q-mass: w = (P(bin) − e^{ℓ_j} Q(bin)) / (P(bin)(1 − e^{−Δ}))
+                # Q-mass: w = (P(bin) − e^{ℓ_j} Q(bin)) / (P(bin)(1 − e^{−h})), h = d the spacing
                 bad = np.nonzero(~ok & (pm > 0))[0]
                 if bad.size:
                     qm = law.q_mass(grid[bad], grid[bad + 1])
@@ -851,7 +856,7 @@ def _discretise(law, interval, pessimistic, method, tail):
     edges0 = np.concatenate([grid - d / 2, [grid[-1] + d / 2]])
     r0, ok0 = _merged_residual(law, edges0, grid)
     t = np.where(ok0, -2.0 * r0, 0.0)
-    # edge shifts γ_j with γ_j + γ_{j+1} = t_j (first order: residual_j ≈ r0_j + (γ_j + γ_{j+1})/2)
+    # edge shifts g_j (``gamma``) with g_j + g_{j+1} = t_j (first order: residual_j ≈ r0_j + (g_j + g_{j+1})/2)
     sign = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)  # (−1)^j
     h = np.concatenate([[0.0], np.cumsum(-sign * t)])  # H_j, j = 0..n
     sgn_e = np.concatenate([sign, [-sign[-1]]])
@@ -885,7 +890,7 @@ def _discretise(law, interval, pessimistic, method, tail):
 
 
 def _merged_residual(law, edges, grid):
-    """r_j = log(P(bin_j)/Q(bin_j)) − ℓ_j, Q = e^{−L}dP, for bin_j = (edges_j, edges_{j+1}]."""
+    """The residuals log(P(bin_j)/Q(bin_j)) − ℓ_j (dQ = e^{−Z}dP), bin_j = (edges_j, edges_{j+1}]."""
     avg, ok = _bin_average(law, edges[:-1], edges[1:],
                            lambda x, l: np.exp(-(x - l)))
     lo_res = edges[:-1] - grid
@@ -935,13 +940,13 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
 
     The loss is itself Gaussian: with μ = Δ/σ,
 
-    .. math:: L \sim \mathcal N(\mu^2/2,\ \mu^2).
+    .. math:: Z \sim \mathcal N(\mu^2/2,\ \mu^2).
 
     Parameters
     ----------
     sigma : float, σ > 0
     sensitivity : float, Δ > 0
-    interval : float, grid spacing of the losses (> 0)
+    interval : float, grid spacing h > 0 of the losses
     pessimistic : bool, True for an upper bound on δ(ε), False for a lower bound
     method : {"dots", "round"}, see the module docstring
     tail_mass : float, mass cut from each tail (kept in the bound)
@@ -979,10 +984,10 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
                 method="dots", tail_mass=_DEFAULT_TAIL):
     r"""Discretised PLD of the Laplace mechanism Lap(Δ, b) vs Lap(0, b).
 
-    With t = Δ/b the loss has atoms ½e^{−t} at −t and ½ at t and density
-    ¼e^{(ℓ−t)/2} on (−t, t); for 0 ≤ ε < t
+    The loss has atoms ½e^{−Δ/b} at −Δ/b and ½ at Δ/b and density
+    ¼e^{(ℓ−Δ/b)/2} on (−Δ/b, Δ/b); for 0 ≤ ε < Δ/b
 
-    .. math:: \delta(\varepsilon) = 1 - e^{(\varepsilon - t)/2}.
+    .. math:: \delta(\varepsilon) = 1 - e^{(\varepsilon - \Delta/b)/2}.
 
     Parameters
     ----------
@@ -1059,14 +1064,15 @@ def pld_randomized_response(p, *, interval=1e-3, pessimistic=True, method="dots"
 def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True, method="dots"):
     r"""Discretised PLD of two pmfs on the same finite outcome set (one direction, P ‖ Q).
 
-    Outcomes with q = 0 < p carry loss +∞; outcomes with p = 0 carry no P-mass.
+    Outcomes with Q(y) = 0 < P(y) carry loss +∞; outcomes with P(y) = 0 carry no P-mass.
 
-    .. math:: \delta(\varepsilon) = \sum_{y} \max(0,\ p_y - e^{\varepsilon} q_y)
-              = \sum_{y: q_y>0} p_y \max(0, 1 - e^{\varepsilon - \ell_y}) + \sum_{y: q_y = 0} p_y
+    .. math:: \delta(\varepsilon) = \sum_{y} \max(0,\ P(y) - e^{\varepsilon} Q(y))
+              = \sum_{y: Q(y)>0} P(y) \max(0, 1 - e^{\varepsilon - \ell_y}) + \sum_{y: Q(y) = 0} P(y),
+              \qquad \ell_y = \log\frac{P(y)}{Q(y)}
 
     Parameters
     ----------
-    p_probs, q_probs : array_like, non-negative, same length
+    p_probs, q_probs : array_like, the masses P(y) and Q(y), non-negative, same length
     interval, pessimistic, method : see :func:`pld_gaussian`
 
     Returns
@@ -1086,9 +1092,9 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
     Examples
     --------
     >>> pl = pld_from_probabilities([0.5, 0.5, 0.0], [0.25, 0.25, 0.5], interval=1e-2)
-    >>> round(pl.delta(0.0), 6)  # Σ max(0, p − q) = 0.5
+    >>> round(pl.delta(0.0), 6)  # Σ max(0, P(y) − Q(y)) = 0.5
     0.5
-    >>> round(pld_from_probabilities([0.5, 0.5], [1.0, 0.0]).delta(5.0), 6)  # P(q = 0)
+    >>> round(pld_from_probabilities([0.5, 0.5], [1.0, 0.0]).delta(5.0), 6)  # P-mass where Q(y) = 0
     0.5
     """
     p = check_nonnegative(p_probs, "p_probs")
@@ -1109,10 +1115,10 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     r"""Discretised PLD of the Poisson-subsampled Gaussian (sensitivity 1), both directions.
 
     remove: P = (1−q)N(0,σ²) + qN(1,σ²) vs Q = N(0,σ²); add: the reverse. With
-    x the output,
+    ℓ(x) = log(1 − q + q e^{(x − 1/2)/σ²}) the loss of the remove direction at output x,
 
-    .. math:: L_{\rm remove}(x) = \log\big(1 - q + q\,e^{(x - 1/2)/\sigma^2}\big),
-              \quad x \sim P;\qquad L_{\rm add} = -L_{\rm remove}(x),\ x \sim \mathcal N(0,\sigma^2).
+    .. math:: Z_{\rm remove} = \ell(Y),\quad Y \sim P;\qquad
+              Z_{\rm add} = -\ell(Y),\quad Y \sim \mathcal N(0,\sigma^2).
 
     δ(ε) and ε(δ) of the result are the worse of the two directions.
 
@@ -1236,7 +1242,7 @@ def dpsgd_clt_mu(q, sigma, steps):
 
 
 def _auto_interval(q, sigma, steps):
-    """A first guess for Δ: the O(T·Δ²) error of the bracket is kept near 10⁻⁴·ε."""
+    """A first guess for the grid spacing h: the O(T·h²) error of the bracket is kept near 10⁻⁴·ε."""
     s = min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)  # per-step loss std
     s = max(s, 1e-12)
     mu = s * math.sqrt(steps)
@@ -1352,8 +1358,10 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, **kwargs):
 def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAULT_TAIL, tilt="auto"):
     r"""Certified upper bound on the δ of DP-SGD at ε (the worse adjacency direction).
 
-    .. math:: \delta(\varepsilon) = \max_{\rm dir}\ \mathbb E\big[\max(0, 1 - e^{\varepsilon - L_T})\big]
-              + P(L_T = \infty)
+    .. math:: \delta(\varepsilon) = \max_{\rm dir}\ \mathbb E\big[\max(0, 1 - e^{\varepsilon - Z_T})\big]
+              + P(Z_T = \infty)
+
+    (Z_T the privacy loss of the T composed steps)
 
     Parameters
     ----------

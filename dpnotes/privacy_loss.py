@@ -1,9 +1,10 @@
 r"""Privacy-loss random variables and exact privacy curves δ(ε).
 
-For a pair (P, Q) the privacy loss is Z = log(p(Y)/q(Y)) with Y ~ P. Its law
-gives the exact privacy curve (the hockey-stick divergence)
+For a pair (P, Q) the privacy loss is Z = log(P(Y)/Q(Y)) with Y ~ P. Its law
+gives the exact privacy curve (the hockey-stick divergence, a supremum over
+events E)
 
-.. math:: \delta(\varepsilon) = \sup_S P(S) - e^\varepsilon Q(S),
+.. math:: \delta(\varepsilon) = \sup_E P(E) - e^\varepsilon Q(E),
 
 which can be written in four ways (seed 002, §2.1). This module provides the
 privacy-loss variables of the Gaussian, Laplace and randomized-response
@@ -177,15 +178,13 @@ def _epsilon_gaussian_scalar(delta, mu):
 def delta_laplace(epsilon, scale, sensitivity=1.0):
     r"""Exact δ(ε) of the Laplace mechanism with scale b and sensitivity Δ.
 
-    With t = Δ/b,
+    .. math:: \delta(\varepsilon) = \begin{cases} 1 - e^{(\varepsilon - \Delta/b)/2}, & 0 \le \varepsilon < \Delta/b,\\
+              0, & \varepsilon \ge \Delta/b. \end{cases}
 
-    .. math:: \delta(\varepsilon) = \begin{cases} 1 - e^{(\varepsilon - t)/2}, & 0 \le \varepsilon < t,\\
-              0, & \varepsilon \ge t. \end{cases}
-
-    Derivation: for P = Lap(Δ, b), Q = Lap(0, b) the loss log(p/q)(y) equals −t
-    for y ≤ 0, (2y − Δ)/b on (0, Δ) and t for y ≥ Δ, so the optimal set is
+    Derivation: for P = Lap(Δ, b), Q = Lap(0, b) the loss log(P(y)/Q(y)) equals −Δ/b
+    for y ≤ 0, (2y − Δ)/b on (0, Δ) and Δ/b for y ≥ Δ, so the optimal event is
     {y > y₀} with y₀ = (Δ + εb)/2, and P(y > y₀) − e^ε Q(y > y₀)
-    = 1 − ½e^{(ε−t)/2} − e^ε·½e^{−(ε+t)/2}.
+    = 1 − ½e^{(ε−Δ/b)/2} − e^ε·½e^{−(ε+Δ/b)/2}.
 
     Parameters
     ----------
@@ -221,7 +220,7 @@ def delta_laplace(epsilon, scale, sensitivity=1.0):
 def epsilon_laplace(delta, scale, sensitivity=1.0):
     r"""Exact smallest ε with δ(ε) ≤ δ for the Laplace mechanism.
 
-    .. math:: \varepsilon(\delta) = \max\{0,\; t + 2\log(1 - \delta)\},\qquad t = \Delta/b.
+    .. math:: \varepsilon(\delta) = \max\{0,\; \Delta/b + 2\log(1 - \delta)\}.
 
     Parameters
     ----------
@@ -310,15 +309,15 @@ def epsilon_randomized_response(delta, p):
 
 
 def hockey_stick_divergence(p, q, epsilon):
-    r"""δ(ε) = sup_S P(S) − e^ε Q(S) for two pmfs on the same finite support.
+    r"""δ(ε) = sup_E P(E) − e^ε Q(E) for two pmfs on the same finite support.
 
-    .. math:: \sup_S P(S) - e^\varepsilon Q(S) = \sum_y \max\{0,\, p(y) - e^\varepsilon q(y)\},
+    .. math:: \sup_E P(E) - e^\varepsilon Q(E) = \sum_y \max\{0,\, P(y) - e^\varepsilon Q(y)\},
 
-    the supremum being attained at S = {y : p(y) > e^ε q(y)}.
+    the supremum being attained at the event E = {y : P(y) > e^ε Q(y)}.
 
     Parameters
     ----------
-    p, q : array_like, pmfs of equal length
+    p, q : array_like, the pmfs of P and Q, of equal length
     epsilon : float or array, ε ≥ 0
 
     Returns
@@ -367,7 +366,7 @@ def _check_pmf_pair(p, q, require_same_support=True):
 
 
 class PrivacyLoss:
-    r"""The privacy-loss random variable Z = log(p(Y)/q(Y)), Y ~ P, of a pair (P, Q).
+    r"""The privacy-loss random variable Z = log(P(Y)/Q(Y)), Y ~ P, of a pair (P, Q).
 
     Build one with :func:`privacy_loss_gaussian`, :func:`privacy_loss_laplace`,
     :func:`privacy_loss_randomized_response` or :func:`privacy_loss_discrete`.
@@ -376,9 +375,10 @@ class PrivacyLoss:
     ``log_ratio``, ``sample_y``) and, separately, the law of Z derived by hand:
     its atoms and their masses (``atoms``, ``masses``), the density of its
     continuous part (``density`` on ``density_range``), and the two survival
-    functions ``sf(z) = P_{Y~P}[L(Y) > z]`` and ``sf_q(z) = P_{Y~Q}[L(Y) > z]``
-    (the latter is P[−Z' > z] for Z' = PrivLoss(Q‖P)). The δ functions of this
-    module use these two descriptions independently.
+    functions ``sf(z) = P_{Y~P}[ℓ(Y) > z]`` and ``sf_q(z) = P_{Y~Q}[ℓ(Y) > z]``
+    (the latter is P[−Z' > z] for Z' = PrivLoss(Q‖P)), where ℓ(y) = log(P(y)/Q(y))
+    is the privacy loss at output y. The δ functions of this module use these
+    two descriptions independently.
 
     References
     ----------
@@ -402,11 +402,11 @@ class PrivacyLoss:
         self.pmfs = pmfs  # (p, q) for discrete pairs, else None
 
     def log_ratio(self, y):
-        """The privacy loss L(y) = log p(y) − log q(y) at output y."""
+        """The privacy loss ℓ(y) = log P(y) − log Q(y) at output y."""
         return self.log_p(y) - self.log_q(y)
 
     def sample(self, n, seed=0):
-        """n draws of Z (Y ~ P mapped through the log ratio), from ``numpy.random.default_rng(seed)``."""
+        """``n`` draws of Z (Y ~ P mapped through the log ratio), from ``numpy.random.default_rng(seed)``."""
         rng = np.random.default_rng(seed)
         return self.log_ratio(self.sample_y(int(n), rng))
 
@@ -438,7 +438,7 @@ def _quad(f, lo, hi, points=()):
 def privacy_loss_gaussian(sigma, sensitivity=1.0):
     r"""Privacy loss of the Gaussian mechanism: P = N(Δ, σ²), Q = N(0, σ²).
 
-    .. math:: L(y) = \frac{2y\Delta - \Delta^2}{2\sigma^2},\qquad
+    .. math:: \ell(y) = \frac{2y\Delta - \Delta^2}{2\sigma^2},\qquad
               Z \sim \mathcal N(\mu^2/2, \mu^2),\quad \mu = \Delta/\sigma;
 
     under Q the same map has law N(−μ²/2, μ²).
@@ -489,11 +489,12 @@ def privacy_loss_gaussian(sigma, sensitivity=1.0):
 def privacy_loss_laplace(scale, sensitivity=1.0):
     r"""Privacy loss of the Laplace mechanism: P = Lap(Δ, b), Q = Lap(0, b).
 
-    With t = Δ/b, L(y) = (|y| − |y − Δ|)/b ∈ [−t, t]. Under P, Z has an atom
-    of mass ½ at t, an atom of mass ½e^{−t} at −t, and density ¼e^{(z−t)/2} on
-    (−t, t); for −t ≤ z < t,
+    The privacy loss at output y is ℓ(y) = (|y| − |y − Δ|)/b ∈ [−Δ/b, Δ/b]. Under P,
+    Z has an atom of mass ½ at Δ/b, an atom of mass ½e^{−Δ/b} at −Δ/b, and density
+    ¼e^{(z−Δ/b)/2} on (−Δ/b, Δ/b); for −Δ/b ≤ z < Δ/b,
 
-    .. math:: P[Z > z] = 1 - \tfrac12 e^{(z-t)/2},\qquad P_{Y\sim Q}[L(Y) > z] = \tfrac12 e^{-(z+t)/2}.
+    .. math:: P[Z > z] = 1 - \tfrac12 e^{(z-\Delta/b)/2},\qquad
+              P_{Y\sim Q}[\ell(Y) > z] = \tfrac12 e^{-(z+\Delta/b)/2}.
 
     Parameters
     ----------
@@ -551,13 +552,13 @@ def privacy_loss_laplace(scale, sensitivity=1.0):
 
 
 def privacy_loss_discrete(p, q):
-    r"""Privacy loss of two pmfs on the same finite support {0, …, n−1}.
+    r"""Privacy loss of two pmfs on the same finite support {0, 1, …} (indices of the arrays).
 
-    Z takes the value log(p_i/q_i) with probability p_i.
+    Z takes the value log(P(i)/Q(i)) with probability P(i).
 
     Parameters
     ----------
-    p, q : array_like, pmfs of equal length with the same support
+    p, q : array_like, the pmfs of P and Q, of equal length with the same support
 
     Returns
     -------
@@ -650,12 +651,12 @@ def _check_eps_scalar(epsilon):
 
 
 def delta_sup_over_sets(loss, epsilon):
-    r"""δ(ε) = sup_S P(S) − e^ε Q(S), computed in output space.
+    r"""δ(ε) = sup_E P(E) − e^ε Q(E), computed in output space.
 
-    .. math:: \delta(\varepsilon) = \int \max\{0,\; p(y) - e^\varepsilon q(y)\}\,dy
+    .. math:: \delta(\varepsilon) = \int \max\{0,\; P(y) - e^\varepsilon Q(y)\}\,dy
 
     For pmfs this is a finite sum; for densities, adaptive quadrature of the
-    positive part over y (split where p = e^ε q and at the kinks), with the
+    positive part over y (split where P(y) = e^ε Q(y) and at the kinks), with the
     integrand scaled by its peak so that tiny δ keep their relative precision.
 
     Parameters
@@ -685,7 +686,7 @@ def delta_sup_over_sets(loss, epsilon):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(lr > eps, loss.log_p(y) + np.log(-np.expm1(np.minimum(eps - lr, 0.0))), -np.inf)
 
-    # the set {L > ε} is a half-line (y*, ∞) because L increases in y
+    # the event {ℓ(y) > ε} is a half-line (y*, ∞) because the loss ℓ increases in y
     lo_y, hi_y = _half_line_start(loss, eps)
     if lo_y is None:
         return 0.0
@@ -702,8 +703,8 @@ def delta_sup_over_sets(loss, epsilon):
 
 
 def _half_line_start(loss, eps):
-    """(y*, y_end): {L(y) > ε} = (y*, ∞) since L increases in y; the positive part
-    p − e^ε q is negligible (below e^-100 of the largest density value) beyond y_end.
+    """(y*, y_end): {ℓ(y) > ε} = (y*, ∞) since the loss ℓ increases in y; the positive part
+    P(y) − e^ε Q(y) is negligible (below e^-100 of the largest density value) beyond y_end.
     Returns (None, None) when the set is empty."""
     scale = loss.y_scale
     top, bottom = max(loss.y_points), min(loss.y_points)

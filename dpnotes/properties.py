@@ -10,10 +10,10 @@ Laplaces, randomized response and small pmfs.
 
 Two statements of seed 002 are printed with typos, corrected here:
 
-* approximate-RDP properties 1–2 read "(∞, δ)-RDP" and "(λ, ½ε²δ)-RDP";
-  they are (∞, ε) and (λ, ½ε²λ);
-* the conversion (.5) reads δ̂ = δ + exp((λ−1)(ε̂−ε))/λ·(1−1/λ)^{λ−1}; the
-  exponent has the wrong sign — it is exp(−(λ−1)(ε̂−ε)) (as in RDP property 8).
+* approximate-RDP properties 1–2 read "(∞, δ)-RDP" and "(α, ½ε²δ)-RDP" (the
+  seed writes the order α as λ); they are (∞, ε) and (α, ½ε²α);
+* the conversion (.5) reads δ̂ = δ + exp((α−1)(ε̂−ε))/α·(1−1/α)^{α−1}; the
+  exponent has the wrong sign — it is exp(−(α−1)(ε̂−ε)) (as in RDP property 8).
   With the printed sign the bound grows with ε̂ and is false for ε̂ < ε
   (see :func:`approximate_rdp_delta_hat`);
 * the triangle-like inequality's order "D_{α', (α'−1)/α}" is garbled; the
@@ -65,19 +65,19 @@ def _pmf(x, name):
 
 
 def post_processing_sides(p, q, kernel, alpha):
-    r"""Both sides of the data-processing inequality for a Markov kernel K.
+    r"""Both sides of the data-processing inequality for a Markov kernel F (a randomised post-processing).
 
-    .. math:: 0 \le D_\alpha(KP \,\|\, KQ) \le D_\alpha(P\|Q)
+    .. math:: 0 \le D_\alpha(FP \,\|\, FQ) \le D_\alpha(P\|Q)
 
     Parameters
     ----------
-    p, q : array, pmfs of length n
-    kernel : array of shape (n, m), rows are distributions (row i = law of f(i))
+    p, q : array, the pmfs of P and Q on N outcomes
+    kernel : array of shape (N, N'), rows are distributions (row i = law of F(i))
     alpha : float or array, α ∈ [1, ∞]
 
     Returns
     -------
-    (D_α(KP‖KQ), D_α(P‖Q))
+    (D_α(FP‖FQ), D_α(P‖Q))
 
     Raises
     ------
@@ -153,8 +153,8 @@ def triangle_bound(p, q, r, alpha, alpha_prime):
     .. math:: D_\alpha(P\|R) \le \frac{\alpha'}{\alpha'-1}\,D_{\alpha(\alpha'-1)/(\alpha'-\alpha)}(P\|Q)
               + D_{\alpha'}(Q\|R),\qquad 1 < \alpha < \alpha' < \infty.
 
-    Derivation (Hölder with exponents a = (α'−1)/(α'−α), b = (α'−1)/(α−1)):
-    ∫P^αR^{1−α} = ∫(P^αQ^{−β})(Q^βR^{1−α}) with β = α − 1/a. The seed prints
+    Derivation (Hölder with exponents h₁ = (α'−1)/(α'−α), h₂ = (α'−1)/(α−1)):
+    ∫P^αR^{1−α} = ∫(P^αQ^{−c})(Q^cR^{1−α}) with c = α − 1/h₁ (R a third law). The seed prints
     the first order as "α', (α'−1)/α" — garbled; the order is α(α'−1)/(α'−α).
     Minimising over α' for D_α(P‖Q) ≤ ρ₁α, D_α(Q‖R) ≤ ρ₂α gives
     (√ρ₁ + √ρ₂)²α (:func:`group_privacy_bound`).
@@ -276,18 +276,18 @@ def moment_difference_bound(epsilon, delta, mean_abs_y, bound):
 
 
 def approximate_rdp_delta_hat(order, epsilon, epsilon_hat, delta=0.0, sign="corrected"):
-    r"""δ̂ such that δ-approximate (λ, ε)-RDP implies (ε̂, δ̂)-DP.
+    r"""δ̂ such that δ-approximate (α, ε)-RDP implies (ε̂, δ̂)-DP.
 
-    .. math:: \hat\delta = \delta + \frac{e^{-(\lambda-1)(\hat\varepsilon-\varepsilon)}}{\lambda}
-              \Big(1 - \frac1\lambda\Big)^{\lambda-1}
+    .. math:: \hat\delta = \delta + \frac{e^{-(\alpha-1)(\hat\varepsilon-\varepsilon)}}{\alpha}
+              \Big(1 - \frac1\alpha\Big)^{\alpha-1}
 
     ``sign="seed"`` evaluates the formula as printed in seed 002 (.5), with
-    exp(+(λ−1)(ε̂−ε)); it grows with ε̂ and fails for ε̂ < ε (e.g. the Gaussian
-    with μ = 1, λ = 2, ε = 1, ε̂ = 0: printed δ̂ ≈ 0.092 < exact δ(0) ≈ 0.383).
+    exp(+(α−1)(ε̂−ε)); it grows with ε̂ and fails for ε̂ < ε (e.g. the Gaussian
+    with μ = 1, α = 2, ε = 1, ε̂ = 0: printed δ̂ ≈ 0.092 < exact δ(0) ≈ 0.383).
 
     Parameters
     ----------
-    order : float or array, λ > 1
+    order : float or array, the Rényi order α > 1
     epsilon : float or array, ε ≥ 0 (the RDP value)
     epsilon_hat : float or array, ε̂ ≥ 0
     delta : float or array, δ ∈ [0, 1]
@@ -328,9 +328,9 @@ def approximate_renyi_divergence(p, q, alpha, delta):
     .. math:: D^\delta_\alpha(P\|Q) = \inf\{D_\alpha(P'\|Q') : P = (1-\delta)P' + \delta P'',\
               Q = (1-\delta)Q' + \delta Q''\}
 
-    With a = (1−δ)P' ≤ P and b = (1−δ)Q' ≤ Q (each summing to 1 − δ), the
-    objective Σ a^α b^{1−α} is jointly convex; SLSQP from the feasible start
-    a = (1−δ)P, b = (1−δ)Q. Meant for pmfs with a handful of atoms.
+    With P̃ = (1−δ)P' ≤ P and Q̃ = (1−δ)Q' ≤ Q (each summing to 1 − δ), the
+    objective Σ P̃^α Q̃^{1−α} is jointly convex; SLSQP from the feasible start
+    P̃ = (1−δ)P, Q̃ = (1−δ)Q. Meant for pmfs with a handful of atoms.
 
     Parameters
     ----------
@@ -362,7 +362,7 @@ def approximate_renyi_divergence(p, q, alpha, delta):
     n = p.size
     m = 1.0 - d
 
-    def f(x):  # log Σ a^α b^{1−α}, evaluated in log space for good scaling at large α
+    def f(x):  # log Σ P̃^α Q̃^{1−α} (x = (P̃, Q̃)), evaluated in log space for good scaling at large α
         with np.errstate(divide="ignore"):
             la, lb = np.log(np.maximum(x[:n], 0.0)), np.log(np.maximum(x[n:], 1e-300))
         return float(logsumexp(a_ * la + (1.0 - a_) * lb))
@@ -520,9 +520,9 @@ def randomized_response_decomposition(p, q, epsilon, delta):
 
 
 def bayesian_event_probability(p, q, epsilon):
-    r"""e(y) = min{1, e^ε q(y)/p(y)}: the probability that the "good" event E = 1 fires at y.
+    r"""e(y) = min{1, e^ε Q(y)/P(y)}: the probability that the "good" event E = 1 fires at y.
 
-    .. math:: e(y) = \min\Big\{1,\ e^\varepsilon\frac{q(y)}{p(y)}\Big\}
+    .. math:: e(y) = \min\Big\{1,\ e^\varepsilon\frac{Q(y)}{P(y)}\Big\}
 
     It satisfies both properties of the Bayesian decomposition: for any prior
     p₀ on X (Y ~ P if X = 1, else Y ~ Q),

@@ -85,12 +85,12 @@ def _log_two_point(u, w, a, b):
 def rdp_laplace(alpha, scale, sensitivity=1.0):
     r"""Rényi divergence of the Laplace mechanism with scale b and shift Δ.
 
-    With t = Δ/b, for 1 < α < ∞ (Mironov 2017, Table II):
+    For 1 < α < ∞ (Mironov 2017, Table II):
 
-    .. math:: D_\alpha = \frac{1}{\alpha-1}\log\Big(\frac{\alpha}{2\alpha-1}e^{(\alpha-1)t}
-              + \frac{\alpha-1}{2\alpha-1}e^{-\alpha t}\Big),
+    .. math:: D_\alpha = \frac{1}{\alpha-1}\log\Big(\frac{\alpha}{2\alpha-1}e^{(\alpha-1)\Delta/b}
+              + \frac{\alpha-1}{2\alpha-1}e^{-\alpha\Delta/b}\Big),
 
-    with limits D_1 = t + e^{−t} − 1 (KL) and D_∞ = t (pure t-DP).
+    with limits D_1 = Δ/b + e^{−Δ/b} − 1 (KL) and D_∞ = Δ/b (pure (Δ/b)-DP).
 
     Parameters
     ----------
@@ -122,7 +122,7 @@ def rdp_laplace(alpha, scale, sensitivity=1.0):
     u = np.where(finite, alpha - 1.0, 1.0)
     safe_u = np.where(u > 0, u, 1.0)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        # mixture weights α/(2α−1) and (α−1)/(2α−1), exponents (α−1)t and −αt
+        # mixture weights α/(2α−1) and (α−1)/(2α−1), exponents (α−1)t and −αt (t = Δ/b)
         log_mix = np.logaddexp(
             np.log1p(u) - np.log1p(2.0 * u) + u * t,
             np.log(u) - np.log1p(2.0 * u) - (1.0 + u) * t,

@@ -3,9 +3,9 @@ r"""Rényi DP of subsampled mechanisms: the generic bound and the exact sampled 
 Two routes to the privacy of a subsampled mechanism:
 
 * the generic bound of seed 004, Claim 24, which needs nothing but the RDP
-  curve ρ(α) of the inner mechanism and gains a factor r (the rate), and
+  curve ε(α) of the inner mechanism and gains a factor q (the sampling rate), and
 * the exact RDP of the Poisson-subsampled Gaussian mechanism (Mironov, Talwar
-  and Zhang 2019), which gains r² for small r — the gap of seed 004, Example 4
+  and Zhang 2019), which gains q² for small q — the gap of seed 004, Example 4
   and Claim 26.
 
 The exact value is computed from
@@ -58,7 +58,7 @@ _T_SMALL = 95.0
 # ----------------------------------------------------------------------------
 
 def _ell(z, q, t):
-    """ℓ(z) = log(1 − q + q e^{L}), L = (z − ½)/σ² : the log-likelihood ratio of the mixture."""
+    """ℓ(z) = log(1 − q + q e^{L}), L = (z − ½)/σ² (t = 1/σ²): the log-likelihood ratio of the mixture."""
     L = (z - 0.5) * t
     with np.errstate(over="ignore", invalid="ignore"):
         near = np.log1p(q * np.expm1(np.minimum(L, 30.0)))
@@ -70,7 +70,8 @@ def _spacing(sigma):
     r"""Trapezoid step for a relative error below e^{-45}.
 
     The integrands are analytic in the strip |Im z| < πσ² (branch point of
-    (1 − q + q e^{L})^α) and grow at most like e^{y²/(2σ²)} off the real axis,
+    (1 − q + q e^{ℓ₁(z)})^α, ℓ₁(z) = (z − ½)/σ²) and grow at most like
+    e^{y²/(2σ²)} off the real axis,
     so the trapezoidal error is ≲ exp(y²/(2σ²) − 2πy/d) relative (Trefethen &
     Weideman 2014, Thm 5.1).  Taking y = 2πσ²/d when that lies in the strip,
     otherwise y = 0.99πσ², gives the two branches below.
@@ -115,7 +116,8 @@ def _node_count(width, d, cap=200_000):
 def _log_am1_int(alpha, q, t):
     r"""log(A_α − 1) for integer α ≥ 2 by Claim 27 with the identity Σ binom = 1.
 
-    A_α − 1 = Σ_{k=2}^{α} C(α,k) q^k (1−q)^{α−k} (e^{k(k−1)/(2σ²)} − 1): every term ≥ 0.
+    A_α − 1 = Σ_{k=2}^{α} binom(α,k) q^k (1−q)^{α−k} (e^{k(k−1)/(2σ²)} − 1): every term ≥ 0
+    (k: the summation index).
     """
     n = alpha.astype(np.int64)
     counts = n - 1
@@ -260,10 +262,10 @@ def rdp_subsampled_gaussian(alpha, q, sigma):
     function returns the exact RDP.
 
     *Integer α* — seed 004, Claim 27 and (9.5), rewritten with
-    Σ_k C(α,k) q^k (1−q)^{α−k} = 1 so that every term is non-negative:
+    Σ_j binom(α,j) q^j (1−q)^{α−j} = 1 so that every term is non-negative:
 
-    .. math:: A_\alpha - 1 = \sum_{k=2}^{\alpha}\binom{\alpha}{k} q^k (1-q)^{\alpha-k}
-              \big(e^{k(k-1)/(2\sigma^2)} - 1\big).
+    .. math:: A_\alpha - 1 = \sum_{j=2}^{\alpha}\binom{\alpha}{j} q^j (1-q)^{\alpha-j}
+              \big(e^{j(j-1)/(2\sigma^2)} - 1\big).
 
     *Fractional α* — the same expectation as an integral over z, computed
     by the trapezoidal rule on the (at most two) windows where the integrand
@@ -273,8 +275,9 @@ def rdp_subsampled_gaussian(alpha, q, sigma):
     for a relative error ≲ e⁻⁴⁵.  When A_α − 1 < 10⁻³ the integrand is
     replaced by the non-negative
     :math:`g = (\alpha-1)\,[e^\ell(\ell-1)+1] + e^\ell\,[e^{(\alpha-1)\ell}-1-(\alpha-1)\ell]`,
-    ℓ = log(1 − q + q e^{L}), whose integral is A_α − 1 itself (since
-    E[e^L] = 1).  Both routes thus give A_α − 1 to full relative precision,
+    ℓ = log(1 − q + q e^{ℓ₁}) with ℓ₁ = (2z − 1)/(2σ²) (the privacy loss of the
+    unsampled Gaussian at z), whose integral is A_α − 1 itself (since
+    E[e^{ℓ₁}] = 1).  Both routes thus give A_α − 1 to full relative precision,
     which the textbook binomial sum (and dp-accounting) cannot do when
     A_α − 1 ≲ 10⁻⁸.  The result equals the two-sided series of Mironov et
     al. (2019, §3.3) but needs no truncation rule.
@@ -321,7 +324,10 @@ def rdp_subsampled_gaussian(alpha, q, sigma):
 # ----------------------------------------------------------------------------
 
 def _log_b_quad(alpha, q, sigma):
-    """log B_α, B_α = E_{N(0,σ²)}[(1 − q + q e^L)^{1−α}], trapezoidal rule."""
+    """log B_α, B_α = E_{z~N(0,σ²)}[(1 − q + q e^{ℓ₁(z)})^{1−α}], ℓ₁(z) = (z − ½)/σ², trapezoidal rule.
+
+    ``gam`` holds 1 − α.
+    """
     t = 1.0 / sigma ** 2
     norm = -np.log(sigma) - _LOG_SQRT_2PI
     gam = 1.0 - alpha
@@ -347,7 +353,7 @@ def _log_b_quad(alpha, q, sigma):
         g_ = gam[small]
         Bs = sigma * np.sqrt(2.0 * _T_SMALL)
 
-        def log_g(z):  # (1+y)^γ − 1 − γy = ψ(γℓ) − γψ(ℓ), both terms ≥ 0 for γ < 0
+        def log_g(z):  # (1+y)^{1−α} − 1 − (1−α)y = ψ((1−α)ℓ) − (1−α)ψ(ℓ), both ≥ 0 as 1 − α < 0
             ell = _ell(z, q, t)
             lg = np.logaddexp(log_psi(g_[:, None] * ell), np.log(-g_)[:, None] + log_psi(ell))
             return -0.5 * t * z * z + norm + lg
@@ -378,7 +384,7 @@ def rdp_subsampled_gaussian_reverse(alpha, q, sigma):
     :func:`rdp_subsampled_gaussian` in our checks, in line with Mironov,
     Talwar and Zhang (2019, §3).  Computed by the trapezoidal rule (the
     log-integrand is strictly concave, so one window suffices), with the
-    non-negative integrand ψ(γℓ) − γψ(ℓ), γ = 1 − α, ψ(v) = e^v − 1 − v, when
+    non-negative integrand ψ((1 − α)ℓ) − (1 − α)ψ(ℓ), ψ(v) = e^v − 1 − v, when
     the value is tiny.
 
     Parameters
@@ -413,6 +419,7 @@ def rdp_subsampled_gaussian_reverse(alpha, q, sigma):
 # ----------------------------------------------------------------------------
 
 def _rho_at(alpha, rdp):
+    # the inner mechanism's RDP curve ε(α), from values or a callable
     if callable(rdp):
         rho = np.asarray(rdp(alpha), dtype=float)
     else:
@@ -423,28 +430,29 @@ def _rho_at(alpha, rdp):
 def rdp_subsampled(alpha, rate, rdp):
     r"""RDP after subsampling without replacement, by the generic bound of Claim 24.
 
-    .. math:: \rho'(\alpha) = \frac{1}{\alpha-1}\log\big(1 + r\,(e^{(\alpha-1)\rho(\alpha)} - 1)\big)
+    .. math:: \varepsilon'(\alpha) = \frac{1}{\alpha-1}\log\big(1 + q\,(e^{(\alpha-1)\varepsilon(\alpha)} - 1)\big)
 
-    computed as (log r + log(e^{(α−1)ρ} − 1)) passed through log1p/logaddexp,
-    so (α − 1)ρ in the thousands does not overflow (the value then tends to
-    ρ + log(r)/(α − 1)).
+    computed as (log q + log(e^{(α−1)ε(α)} − 1)) passed through log1p/logaddexp,
+    so (α − 1)ε(α) in the thousands does not overflow (the value then tends to
+    ε(α) + log(q)/(α − 1)).
 
     Parameters
     ----------
     alpha : float or array, α > 1
-    rate : float or array, r = m/n ∈ [0, 1]
+    rate : float or array, the sampling rate q (batch size over n) ∈ [0, 1]
     rdp : float, array or callable
-        ρ(α) ≥ 0 of the inner mechanism: values at the given orders, or a
+        The RDP curve ε(α) ≥ 0 of the inner mechanism: values at the given orders, or a
         function of α (e.g. ``lambda a: rdp_gaussian(a, sigma)``).
 
     Returns
     -------
     float or ndarray
+        ε'(α), the RDP curve of the subsampled mechanism.
 
     Raises
     ------
     ValueError
-        If α ≤ 1, r ∉ [0, 1] or ρ < 0.
+        If α ≤ 1, q ∉ [0, 1] or ε(α) < 0.
 
     Notes
     -----
@@ -460,7 +468,7 @@ def rdp_subsampled(alpha, rate, rdp):
     --------
     >>> round(rdp_subsampled(2.0, 0.1, 1.0), 10)  # log(1 + 0.1(e − 1))
     0.1585650787
-    >>> round(float(rdp_subsampled(3.0, 0.01, 500.0)), 6)  # ρ + log(r)/(α−1)
+    >>> round(float(rdp_subsampled(3.0, 0.01, 500.0)), 6)  # ε(α) + log(q)/(α−1)
     497.697415
     """
     alpha = check_order(alpha)
@@ -469,7 +477,7 @@ def rdp_subsampled(alpha, rate, rdp):
     alpha, r, rho = np.broadcast_arrays(alpha, r, rho)
     x = (alpha - 1.0) * rho
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_term = np.log(r) + log_expm1(np.where(x > 0, x, 1.0))  # log(r(e^x − 1))
+        log_term = np.log(r) + log_expm1(np.where(x > 0, x, 1.0))  # log(q(e^x − 1)), r holds q
         out = np.logaddexp(0.0, log_term) / (alpha - 1.0)
     out = np.where((x == 0) | (r == 0), 0.0, out)
     out = np.where(np.isinf(rho) & (r > 0), np.inf, out)
@@ -477,23 +485,23 @@ def rdp_subsampled(alpha, rate, rdp):
 
 
 def rdp_subsampled_relaxed(alpha, rate, rdp):
-    r"""The relaxation of Claim 24 via 1 + z ≤ e^z.
+    r"""The relaxation of Claim 24 via 1 + x ≤ e^x.
 
-    .. math:: \rho'(\alpha) \le \frac{r\,(e^{(\alpha-1)\rho(\alpha)} - 1)}{\alpha-1}
+    .. math:: \varepsilon'(\alpha) \le \frac{q\,(e^{(\alpha-1)\varepsilon(\alpha)} - 1)}{\alpha-1}
 
-    which is ≤ (e^c − 1)/c · rρ when (α − 1)ρ ≤ c, i.e. O(rρ) (seed 004, after
-    Claim 24).  May be infinite when (α − 1)ρ > ~709 + log(1/r).
+    which is ≤ (e^c − 1)/c · qε(α) when (α − 1)ε(α) ≤ c, i.e. O(qε(α)) (seed 004, after
+    Claim 24).  May be infinite when (α − 1)ε(α) > ~709 + log(1/q).
 
     Parameters
     ----------
     alpha : float or array, α > 1
-    rate : float or array, r ∈ [0, 1]
-    rdp : float, array or callable, ρ(α) ≥ 0
+    rate : float or array, the sampling rate q ∈ [0, 1]
+    rdp : float, array or callable, the inner RDP curve ε(α) ≥ 0
 
     Raises
     ------
     ValueError
-        If α ≤ 1, r ∉ [0, 1] or ρ < 0.
+        If α ≤ 1, q ∉ [0, 1] or ε(α) < 0.
 
     References
     ----------
@@ -501,7 +509,7 @@ def rdp_subsampled_relaxed(alpha, rate, rdp):
 
     Examples
     --------
-    >>> round(rdp_subsampled_relaxed(2.0, 0.1, 1.0), 10)  # 0.1(e − 1)
+    >>> round(rdp_subsampled_relaxed(2.0, 0.1, 1.0), 10)  # q(e − 1), q = 0.1
     0.1718281828
     """
     alpha = check_order(alpha)
@@ -516,38 +524,41 @@ def rdp_subsampled_relaxed(alpha, rate, rdp):
 
 
 # ----------------------------------------------------------------------------
-# Claim 26: the constant C(c1, c2)
+# Claim 26: the constant K(c1, c2)
 # ----------------------------------------------------------------------------
 
 def claim26_constant(c1, c2, sigmas=None):
-    r"""The constant of Claim 26: sup over σ of G_λ at λ = c₂σ², r = c₁/σ (exact A_λ).
+    r"""The constant K(c₁, c₂) of Claim 26: sup over σ' of G_α at α = c₂σ'², q' = c₁/σ' (exact A_α).
 
-    .. math:: C(c_1, c_2) = \sup_{\sigma\ge\sigma_0} G_{\lambda}\big(r\mu_1 + (1-r)\mu_0 \,\|\, \mu_0\big),
-              \quad \lambda = c_2\sigma^2,\ r = c_1/\sigma,\ \mu_i = \mathcal N(i, \sigma^2),
+    .. math:: K(c_1, c_2) = \sup_{\sigma'\ge\sigma_0} G_{\alpha}\big(q'P_1 + (1-q')P_0 \,\|\, P_0\big),
+              \quad \alpha = c_2\sigma'^2,\ q' = c_1/\sigma',\ P_i = \mathcal N(i, \sigma'^2),
 
-    with G_λ = A_λ = exp((λ − 1)ε(λ)).  Claim 26 then reads: the sampled
-    Gaussian is (λ, log C/(λ − 1))-RDP, and log C/(λ − 1) ≈ log C/(c₂σ²) =
-    (log C/(c₁²c₂))·r²λ/σ², i.e. O(r²λ/σ²) with constant log C/(c₁²c₂).
-    The sup is taken over a log-spaced grid of σ from σ₀ = max(1, c₁,
-    √(1.01/c₂)) (so that r ≤ 1 and λ > 1) to 300, which in practice contains
-    the maximiser (G increases towards its limit ≈ exp(c₁²c₂²/2)·(1 + O(1/σ));
+    with G_α = A_α = exp((α − 1)ε(α)), ε(α) the RDP of the sampled Gaussian at
+    rate q' and noise σ'.  Claim 26 then reads: the sampled Gaussian with
+    rate q ≤ c₁/σ is (α, log K/(α − 1))-RDP at every order α ≤ c₂σ², and at
+    q = c₁/σ, α = c₂σ², log K/(α − 1) ≈ log K/(c₂σ²) =
+    (log K/(c₁²c₂²))·q²α/σ², i.e. O(q²α/σ²) with constant log K/(c₁²c₂²).
+    The sup is taken over a log-spaced grid of σ' from σ₀ = max(1, c₁,
+    √(1.01/c₂)) (so that q' ≤ 1 and α > 1) to 300, which in practice contains
+    the maximiser (G increases towards its limit ≈ exp(c₁²c₂²/2)·(1 + O(1/σ'));
     see the tests).
 
     The seed's proof of Part 2 claims the (seed-form) sum tends to 0 as
-    σ → ∞; that is impossible since G_λ ≥ 1 (Jensen).  The dominated
+    σ → ∞; that is impossible since G_α ≥ 1 (Jensen).  The dominated
     convergence step fails because the binomial mass sits at j ≈ c₁√n, i.e.
-    x = j/n → 0, outside any fixed x.  The bound C is nevertheless finite.
+    x = j/n → 0, outside any fixed x (n = ⌈σ²⌉ as in :func:`claim26_seed_sum`).
+    The bound K is nevertheless finite.
 
     Parameters
     ----------
     c1, c2 : float, c₁ > 0, c₂ > 0
     sigmas : array, optional
-        The σ grid over which to take the sup.
+        The grid of σ' over which to take the sup.
 
     Returns
     -------
     float
-        C(c₁, c₂) (≥ 1).
+        K(c₁, c₂) (≥ 1).
 
     Raises
     ------
@@ -560,8 +571,8 @@ def claim26_constant(c1, c2, sigmas=None):
 
     Examples
     --------
-    >>> C = claim26_constant(0.5, 0.5)
-    >>> 1.0 < C < float(np.exp(0.5**4 / 2)) * 1.01
+    >>> K = claim26_constant(0.5, 0.5)
+    >>> 1.0 < K < float(np.exp(0.5**4 / 2)) * 1.01  # limit exp(c₁²c₂²/2)
     True
     """
     c1 = float(check_positive(c1, "c1"))
@@ -575,7 +586,7 @@ def claim26_constant(c1, c2, sigmas=None):
         lam = np.array([c2 * s * s])
         if c1 / s < 1.0:
             log_g = float(_log_a(lam, c1 / s, s)[0])
-        else:  # r = 1: the plain Gaussian, G_λ = exp(λ(λ − 1)/(2σ²))
+        else:  # q' = c₁/σ' ≥ 1: the plain Gaussian, G_α = exp(α(α − 1)/(2σ'²))
             log_g = float(lam[0] * (lam[0] - 1.0) / (2.0 * s * s))
         best = max(best, log_g)
     return float(np.exp(best))
@@ -589,7 +600,8 @@ def claim26_seed_sum(c1, c2, n):
 
     Computed in log space.  S_n ≥ 1 for every n (it is E[e^{c₂J(J−1)/(2n)}] for a
     binomial J), so the seed's conclusion lim S_n = 0 is false; in fact
-    S_n → exp(c₁²c₂/2) (J/√n → c₁).
+    S_n → exp(c₁²c₂/2) (J/√n → c₁).  Here n is the seed's number of binomial
+    trials, not a number of records.
 
     Parameters
     ----------
@@ -628,16 +640,19 @@ def claim26_seed_sum(c1, c2, n):
 def conjecture1_counterexample():
     r"""A counterexample to the seed's Conjecture 1 (mixtures preserve divergence order).
 
-    On two points, with randomized-response pairs P = (2/3, 1/3), Q = (1/3, 2/3)
-    and M = (3/4, 1/4), N = (1/4, 3/4):
+    The conjecture: if D_α(P_i‖Q_i) ≤ D_α(P'_i‖Q'_i) for every i, then the
+    same holds for the mixtures Σ w_i P_i, Σ w_i Q_i against Σ w_i P'_i, Σ w_i Q'_i.
+    On two points, with the randomized-response laws Ber(p) = (p, 1 − p):
 
-    .. math:: p_1=p_2=P,\ q_1=q_2=Q;\qquad \mu_1=M,\ \nu_1=N;\quad \mu_2=N,\ \nu_2=M.
+    .. math:: P_1=P_2=\mathrm{Ber}(\tfrac23),\ Q_1=Q_2=\mathrm{Ber}(\tfrac13);\qquad
+              P'_1=\mathrm{Ber}(\tfrac34),\ Q'_1=\mathrm{Ber}(\tfrac14);\quad
+              P'_2=\mathrm{Ber}(\tfrac14),\ Q'_2=\mathrm{Ber}(\tfrac34).
 
-    For every λ > 1, D_λ(p_i‖q_i) = D_λ(P‖Q) < D_λ(M‖N) = D_λ(μ_i‖ν_i)
+    For every α > 1, D_α(P_i‖Q_i) = D_α(Ber(⅔)‖Ber(⅓)) < D_α(Ber(¾)‖Ber(¼)) = D_α(P'_i‖Q'_i)
     (randomized response is symmetric and its divergence grows with the bias),
-    yet the averages give D_λ(P‖Q) > 0 = D_λ(½(M+N) ‖ ½(N+M)): swapping the
-    roles in the second pair makes the μ-mixture and the ν-mixture identical.
-    At λ = 2: log(3/2) > 0 while log(7/3) ≥ log(3/2) pairwise.
+    yet the averages (w_i = ½) give D_α(Ber(⅔)‖Ber(⅓)) > 0 = D_α(½(P'_1+P'_2) ‖ ½(Q'_1+Q'_2)):
+    swapping the roles in the second pair makes the two primed mixtures identical.
+    At α = 2: log(3/2) > 0 while log(7/3) ≥ log(3/2) pairwise.
 
     What does hold for the sampled Gaussian is proved directly, not via
     Conjecture 1: for Poisson sampling the output laws on neighbouring
@@ -650,8 +665,9 @@ def conjecture1_counterexample():
     Returns
     -------
     dict
-        ``pairs``: [(p₁, q₁, μ₁, ν₁), (p₂, q₂, μ₂, ν₂)] as tuples of
-        :class:`fractions.Fraction`; ``lam``: 2 (the example works for every λ > 1).
+        ``pairs``: [(P₁, Q₁, P'₁, Q'₁), (P₂, Q₂, P'₂, Q'₂)], each law a tuple of
+        :class:`fractions.Fraction`; ``lam``: 2, the order α (the example works
+        for every α > 1).
 
     References
     ----------

@@ -22,7 +22,7 @@ def _steps_ok(steps):
 def test_s1_03_uniform_schedule_lagrange():
     steps = derive_uniform_schedule_optimal(n_check=4)
     _steps_ok(steps)
-    n = sp.Symbol("n", positive=True, integer=True)
+    n = sp.Symbol("m", positive=True, integer=True)
     assert sp.simplify(steps[-1][1] - 1 / n) == 0
     # numerical route: minimise Σ d² on the simplex for n = 6
     res = optimize.minimize(lambda d: np.sum(d**2), np.random.default_rng(0).dirichlet(np.ones(6)),
@@ -35,8 +35,8 @@ def test_s1_03_uniform_schedule_lagrange():
 def test_s1_04_gaussian_bound_derivation():
     steps = derive_gaussian_convolution_bound()
     _steps_ok(steps)
-    alpha, sigma, n = sp.symbols("alpha sigma n", positive=True)
-    bound = dict(steps)["Theorem 1: n·D_α(P + 1/n ‖ P)"]
+    alpha, sigma, n = sp.symbols("alpha sigma m", positive=True)
+    bound = dict(steps)["the bound m·D_α(P + 1/m ‖ P)"]
     val = float(bound.subs({alpha: 3.0, sigma: 0.7, n: 5}))
     assert val == pytest.approx(rdp_convolution_bound(3.0, 5, "gaussian", 0.7), rel=1e-14)
     assert steps[-1][1] == 0
@@ -45,7 +45,7 @@ def test_s1_04_gaussian_bound_derivation():
 def test_s1_05_laplace_asymptotic_derivation():
     steps = derive_laplace_bound_asymptotic()
     _steps_ok(steps)
-    alpha, lam, n = sp.symbols("alpha lambda n", positive=True)
+    alpha, lam, n = sp.symbols("alpha b m", positive=True)
     leading = steps[2][1]
     assert sp.simplify(leading - alpha / (2 * n * lam**2)) == 0
     # numerical route: the bound from Mironov's formula approaches the leading term

@@ -14,20 +14,22 @@ from dpnotes.symbolic.conversion import (
     derive_legendre_scaling,
     derive_zcdp_conversion,
 )
-from dpnotes.symbolic.conversion import L, T, delta, eps, sigma  # L is the symbol log(1/δ)
+
+eps, sigma, k, L = sp.symbols("epsilon sigma T L_delta", positive=True)
+delta = sp.Symbol("delta", positive=True)
 
 
 def test_s4_05_optimal_order_symbolic_and_seed_correction():
     steps = dict(derive_gaussian_optimal_order())
-    alpha_star = steps["optimal order α*"]
-    assert sp.simplify(alpha_star - (sp.Rational(1, 2) + eps * sigma**2)) == 0
+    lam_star = steps["optimal order α*"]
+    assert sp.simplify(lam_star - (sp.Rational(1, 2) + eps * sigma**2)) == 0
     assert steps["equals −(εσ − 1/(2σ))²/2 (difference)"] == 0
     # numeric check of the corrected order against continuous optimisation
     for s_, e_ in [(2.0, 1.0), (0.7, 3.0)]:
         _, a = delta_from_rdp_curve(lambda x: x / (2 * s_**2), e_, method="mironov", return_order=True)
-        assert a == pytest.approx(float(alpha_star.subs({eps: e_, sigma: s_})), rel=1e-6)
-    misprint = steps["the misprinted order (1 + 2ε/σ²)/2"]
-    assert sp.simplify(misprint - alpha_star) != 0
+        assert a == pytest.approx(float(lam_star.subs({eps: e_, sigma: s_})), rel=1e-6)
+    seed = steps["the misprinted order (1 + 2ε/σ²)/2"]
+    assert sp.simplify(seed - lam_star) != 0
     assert steps["the misprinted order at ε = 1, σ = 2 (< 1: not an order)"] < 1
     assert steps["exponent at the misprinted order, ε = 1, σ = 2"] > 0 > steps["exponent at α*, ε = 1, σ = 2"]
 
@@ -42,14 +44,14 @@ def test_s4_08_sigma_threshold():
         sig = np.sqrt(kk) * val
         got = delta_from_rdp_curve(lambda a: kk * a / (2 * sig**2), e_, method="mironov")
         assert got == pytest.approx(d_, rel=1e-8)
-    assert steps["the stated condition is sufficient (gap ≥ 0)"] is True
+    assert steps["the simpler condition is sufficient (gap ≥ 0)"] is True
 
 
 def test_s4_07_legendre_scaling():
     steps = dict(derive_legendre_scaling())
     assert steps["(Tκ)∗(x) − Tκ∗(x/T)"] == 0
     # numeric Legendre transform on a fine grid agrees with the symbolic κ*
-    ks = steps["κ∗(x) = sup_t (xt − κ(t))"]
+    ks = steps["κ*(x) = sup_t (xt − κ(t))"]
     x = sp.Symbol("x", positive=True)
     t = np.linspace(0, 200, 2_000_001)
     for s_, x_ in [(1.0, 3.0), (2.0, 1.5)]:
@@ -60,8 +62,8 @@ def test_s4_07_legendre_scaling():
 def test_s2_04_zcdp_conversion_symbolic():
     steps = derive_zcdp_conversion()
     d = dict(steps)
-    assert d["minus ρ + 2√(ρ log(1/δ))"] == 0
-    assert d["minus Tε₀²/2 + ε₀√(2T log(1/δ))"] == 0
+    assert d["minus ρ + 2√(ρL_δ)"] == 0
+    assert d["minus Tε₀²/2 + ε₀√(2TL_δ)"] == 0
     rho = sp.Symbol("rho", positive=True)
     e_star = d["ε at the optimum"]
     assert float(e_star.subs({rho: 0.3, L: np.log(1e6)})) == pytest.approx(epsilon_from_zcdp(0.3, 1e-6), rel=1e-13)
@@ -70,21 +72,21 @@ def test_s2_04_zcdp_conversion_symbolic():
 def test_s3_02_laplace_scales_symbolic():
     d = dict(derive_laplace_scales())
     assert d["within budget iff"] == (eps <= 8 * L) or sp.simplify(d["within budget iff"]) == (eps <= 8 * L)
-    tight = d["tight ε₀ (root of Tε₀²/2 + ε₀√(2T log(1/δ)) = ε)"]
+    tight = d["tight ε₀ (root of Tε₀²/2 + ε₀√(2TL_δ) = ε)"]
     b = laplace_scale_for_queries(100, 1.0, 1e-5, rule="advanced-tight")
-    assert 1 / b == pytest.approx(float(tight.subs({T: 100, eps: 1.0, L: np.log(1e5)})), rel=1e-12)
-    assert sp.simplify(d["variance ratio basic / advanced (scale b = 2√(2T log(1/δ))/ε)"] - T / (8 * L)) == 0
+    assert 1 / b == pytest.approx(float(tight.subs({k: 100, eps: 1.0, L: np.log(1e5)})), rel=1e-12)
+    assert sp.simplify(d["variance ratio basic/advanced (that scale)"] - k / (8 * L)) == 0
 
 
 def test_s3_04_delta_prime_symbolic():
     d = dict(derive_gaussian_delta_prime())
-    num = {T: 10, eps: 1, delta: sp.Rational(1, 10**5)}
+    num = {k: 10, eps: 1, delta: sp.Rational(1, 10**5)}
     v_half = float(d["δ' = δ/2"].subs(num))
     v_alt = float(d["δ' = δ₀ = δ/(T+1)"].subs(num))
     assert v_half == pytest.approx(gaussian_variance_advanced_composition(10, 1.0, 1e-5, 0.5e-5), rel=1e-12)
     assert v_alt == pytest.approx(gaussian_variance_advanced_composition(10, 1.0, 1e-5, 1e-5 / 11), rel=1e-12)
-    assert v_alt > v_half > float(d["without the calibration factor: (4T/ε²) log((T+1)/δ)"].subs(num))
-    assert sp.simplify(d["ratio: the calibration factor"] - sp.log(sp.Rational(5, 4) * (T + 1) / delta)) == 0
+    assert v_alt > v_half > float(d["the variance without its log factor"].subs(num))
+    assert sp.simplify(d["ratio actual / without the log factor"] - sp.log(sp.Rational(5, 4) * (k + 1) / delta)) == 0
 
 
 def test_every_step_is_a_description_and_expression():

@@ -15,7 +15,7 @@ Exercise(
 Exercise(
     "pld-rr-delta",
     answer=lambda: pld_randomized_response(0.75, interval=1e-4).delta(0.0),
-    hint="At ε = 0, δ is the total variation distance: sum the positive parts p_y − q_y.",
+    hint="At ε = 0, δ is the total variation distance: sum the positive parts P(y) − Q(y) over the outcomes y.",
     rtol=1e-6,
 )
 Exercise(

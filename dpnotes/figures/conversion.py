@@ -95,7 +95,7 @@ def composed_sigma_formulas():
     from ..symbolic.conversion import L, derive_composed_gaussian_sigma, eps
 
     steps = dict(derive_composed_gaussian_sigma())
-    stated = sp.lambdify((eps, L), steps["sufficient s of the stated condition"], "numpy")
+    stated = sp.lambdify((eps, L), steps["a simpler sufficient s"], "numpy")
     exact = sp.lambdify((eps, L), steps["exact threshold s*"], "numpy")
     return stated, exact
 

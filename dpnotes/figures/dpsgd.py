@@ -88,7 +88,7 @@ def _traces(x, curves, mask3):
     return [
         Trace("route 1: per-step (ε, δ), subsampling, advanced composition", x, cap(curves["route1"]), dash="dot"),
         Trace("route 2: RDP without subsampling", x, cap(curves["route2"]), dash="dot"),
-        Trace("route 3: Claim 26/28 (σ ≥ 1, qσ ≤ 1 only)", x, y3, mode="markers"),
+        Trace("route 3: RDP with the constant K(c₁, c₂) (σ ≥ 1, qσ ≤ 1 only)", x, y3, mode="markers"),
         Trace("exact RDP, Mironov conversion (moments accountant)", x, cap(curves["rdp-mironov"]), dash="dash"),
         Trace("exact RDP, improved conversion (tightest drawn)", x, cap(curves["rdp"]), color="black"),
     ]

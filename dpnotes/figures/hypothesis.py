@@ -1,5 +1,5 @@
-"""Figures of the hypothesis-testing chapter: δ(ε) from the privacy loss, the moment difference bound,
-pure DP ⇒ zCDP, the Bayesian reading.
+"""Figures of the hypothesis-testing chapter: δ(ε) from the privacy loss, the trade-off curves of three
+mechanisms at the same ε, the moment difference bound, pure DP ⇒ zCDP, the Bayesian reading.
 
 Used in: book/04-hypothesis-testing
 """
@@ -7,7 +7,7 @@ Used in: book/04-hypothesis-testing
 import numpy as np
 from scipy import stats
 
-from ..composition import zcdp_from_pure_dp
+from ..composition import gaussian_sigma_exact, zcdp_from_pure_dp
 from ..divergence import LogDensity
 from ..privacy_loss import (
     delta_expected_hinge,
@@ -20,9 +20,11 @@ from ..privacy_loss import (
 )
 from ..properties import bayesian_event_probability, moment_difference_bound, posterior_bound, pure_dp_rdp_bound
 from ..rdp import rdp_laplace
+from ..tradeoff import tradeoff_discrete, tradeoff_epsilon_delta, tradeoff_gaussian, tradeoff_laplace
 from ..widgets import Figure, Slider, Trace
+from .foundations import ALPHAS, region_vertices
 
-__all__ = ["FIGURES", "clipped_gaussian_release", "discretised_gaussian_pair", "laplace_pair"]
+__all__ = ["FIGURES", "clipped_gaussian_release", "discretised_gaussian_pair", "laplace_pair", "randomized_response_pair"]
 
 EPSILONS = np.linspace(0.0, 3.0, 46)
 _MARKS = EPSILONS[::5]
@@ -33,7 +35,7 @@ RELEASE_BINS = 40  # output values of the clipped, rounded Gaussian release (S2-
 
 
 def four_delta_traces(sigma):
-    """δ(ε) of the Gaussian mechanism (Δ = 1) by the closed form and by the routes of S2-02."""
+    """δ(ε) of the Gaussian mechanism (Δ = 1) by the closed form and by the four routes of the chapter (S2-02)."""
     loss = privacy_loss_gaussian(sigma)
     tail_diff = np.array([delta_tail_difference(loss, e) for e in EPSILONS])
     bound = np.array([delta_tail_bound(loss, e) for e in EPSILONS])
@@ -45,6 +47,31 @@ def four_delta_traces(sigma):
               np.array([delta_expected_hinge(loss, e) for e in _MARKS]), mode="markers"),
         Trace("∫<sub>ε</sub><sup>∞</sup> e<sup>ε−z</sup> P[Z > z] dz (quadrature)", _MARKS,
               np.array([delta_tail_integral(loss, e) for e in _MARKS]), mode="markers"),
+    ]
+
+
+def randomized_response_pair(epsilon):
+    """The report pmfs of randomized response with p = e^ε/(1 + e^ε), on the bits 1 and 0: exactly ε-DP."""
+    p = 1.0 / (1.0 + np.exp(-epsilon))
+    return np.array([p, 1.0 - p]), np.array([1.0 - p, p])
+
+
+def tradeoff_traces(epsilon, delta):
+    """Trade-off curves at the same ε: randomized response and the Laplace mechanism (ε-DP), the Gaussian
+    mechanism calibrated exactly to (ε, δ), against the boundary f_{ε,δ} and the diagonal."""
+    p, q = randomized_response_pair(epsilon)
+    rr_x = np.array([0.0, q[0], 1.0])  # the one kink of the curve is at α_I = 1 − p
+    lap_x = np.union1d(ALPHAS, [0.5 * np.exp(-epsilon), 0.5])  # the Laplace curve's two kinks
+    mu = 1.0 / gaussian_sigma_exact(epsilon, delta)
+    return [
+        Trace("randomized response, p = e<sup>ε</sup>/(1 + e<sup>ε</sup>): the boundary f<sub>ε,0</sub>", rr_x,
+              tradeoff_discrete(p, q, rr_x)),
+        Trace("Laplace mechanism, b = Δ<sub>1</sub>/ε", lap_x, tradeoff_laplace(lap_x, epsilon)),
+        Trace("Gaussian mechanism, σ calibrated exactly to (ε, δ)", ALPHAS, tradeoff_gaussian(ALPHAS, mu),
+              color="black"),
+        Trace("f<sub>ε,δ</sub>: boundary of the (ε, δ) region", *region_vertices(epsilon, delta), dash="dash"),
+        Trace("1 − α<sub>I</sub>: perfect privacy", np.array([0.0, 1.0]), np.array([1.0, 0.0]), dash="dot",
+              color="#999999"),
     ]
 
 
@@ -79,10 +106,10 @@ def discretised_gaussian_pair(sigma=1.0, sensitivity=1.0, edges=EDGES):
 
 
 def clipped_gaussian_release(sigma, bound, bins=RELEASE_BINS):
-    """Output values and pmfs of a bounded release: query 1 (X) or 0 (Y) plus N(0, σ²), clipped to [−Δ, Δ], rounded.
+    """Output values and pmfs of a bounded release: query 1 (X) or 0 (Y) plus N(0, σ²), clipped to [−B, B], rounded.
 
-    The output is the centre of the bin of [−Δ, Δ] (``bins`` equal bins) holding the noisy answer; answers below
-    −Δ or above Δ go to the end bins. A post-processing of the Gaussian mechanism, so (X, Y) is (ε, δ)-close for
+    The output is the centre of the bin of [−B, B] (``bins`` equal bins) holding the noisy answer; answers below
+    −B or above B go to the end bins. A post-processing of the Gaussian mechanism, so (X, Y) is (ε, δ)-close for
     the Gaussian's δ(ε) at every ε, and the pair's own δ(ε) is smaller still. Returns ``(values, p_x, p_y)``.
     """
     edges = np.linspace(-bound, bound, bins + 1)
@@ -91,7 +118,7 @@ def clipped_gaussian_release(sigma, bound, bins=RELEASE_BINS):
 
 
 def moment_bound_traces(sigma, bound):
-    """E[X] − E[Y] of the bounded Gaussian release against (e^ε − 1)E|Y| + 2δ(ε)Δ, δ(ε) the pair's exact δ."""
+    """E[X] − E[Y] of the bounded Gaussian release against (e^ε − 1)E|Y| + 2δ(ε)B, δ(ε) the pair's exact δ."""
     values, p, q = clipped_gaussian_release(sigma, bound)
     gap = float(values @ p - values @ q)
     mean_abs_y = float(np.abs(values) @ q)
@@ -102,9 +129,9 @@ def moment_bound_traces(sigma, bound):
     j = int(np.argmin(total))
     ends = MOMENT_EPSILONS[[0, -1]]
     return [
-        Trace("bound (e<sup>ε</sup> − 1)E|Y| + 2δ(ε)Δ", MOMENT_EPSILONS, total),
+        Trace("bound (e<sup>ε</sup> − 1)E|Y| + 2δ(ε)B", MOMENT_EPSILONS, total),
         Trace("(e<sup>ε</sup> − 1)E|Y|", MOMENT_EPSILONS, np.expm1(MOMENT_EPSILONS) * mean_abs_y, dash="dot"),
-        Trace("2δ(ε)Δ", MOMENT_EPSILONS, 2.0 * delta * bound, dash="dash"),
+        Trace("2δ(ε)B", MOMENT_EPSILONS, 2.0 * delta * bound, dash="dash"),
         Trace("best ε on the grid", MOMENT_EPSILONS[[j]], total[[j]], mode="markers", color="black"),
         Trace("exact E[X] − E[Y]", ends, np.full(2, gap), color="black"),
     ]
@@ -120,15 +147,34 @@ def posterior_traces(epsilon, prior):
     return [
         Trace("P[X = 1 | Y = y]", centres, post, dash="dash"),
         Trace("P[X = 1 ∧ E = 1 | Y = y]", centres, good),
-        Trace("bound p₀/(p₀ + (1−p₀)e<sup>−ε</sup>)", ends, np.full(2, posterior_bound(prior, epsilon)),
+        Trace("bound π₀/(π₀ + (1−π₀)e<sup>−ε</sup>)", ends, np.full(2, posterior_bound(prior, epsilon)),
               color="black"),
-        Trace("prior p₀", ends, np.full(2, prior), dash="dot"),
+        Trace("prior π₀", ends, np.full(2, prior), dash="dot"),
     ]
 
 
+TRADEOFF = Figure(
+    key="hypothesis-tradeoff",
+    title="Type I against type II errors: three mechanisms at the same ε",
+    compute=tradeoff_traces,
+    sliders=[
+        Slider.linear("epsilon", "ε", 0.25, 3.0, 0.25, 1.0, fmt=".2f"),
+        Slider("delta", "δ (Gaussian calibration and dashed boundary)", (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1), 1e-5,
+               log=True, fmt=".0e"),
+    ],
+    x_label="type I error α<sub>I</sub>",
+    y_label="type II error β<sub>II</sub>",
+    y_range=(0.0, 1.0),
+    caption="Each curve is the smallest type II error of any test at each type I error (attained by likelihood-ratio "
+            "tests). Randomized response and the Laplace mechanism are ε-DP: on or above the ε-DP boundary, which is "
+            "randomized response's own curve. The Gaussian mechanism calibrated to (ε, δ) stays above the dashed (ε, δ) "
+            "boundary and touches it; it falls below the ε-DP boundary only in thin slivers next to the axes, too thin "
+            "to see for small δ (raise δ to see them), and is far from both boundaries in between."
+)
+
 FOUR_DELTAS = Figure(
     key="hypothesis-four-deltas",
-    title="Four expressions of δ(ε) for the Gaussian mechanism (S2-02)",
+    title="Four expressions of δ(ε) for the Gaussian mechanism",
     compute=four_delta_traces,
     sliders=[Slider.logspace("sigma", "σ (noise, Δ = 1)", 0.3, 3.0, 25, 1.0)],
     x_label="ε",
@@ -150,31 +196,31 @@ PURE_DP = Figure(
 
 MOMENT_BOUND = Figure(
     key="hypothesis-moment-bound",
-    title="The moment difference bound (S2-03) for a clipped, rounded Gaussian release",
+    title="The moment difference bound for a clipped, rounded Gaussian release",
     compute=moment_bound_traces,
     sliders=[
         Slider.logspace("sigma", "σ (noise, query sensitivity 1)", 0.25, 4.0, 13, 1.0),
-        Slider.linear("bound", "Δ (outputs clipped to [−Δ, Δ])", 0.5, 3.0, 0.25, 1.5, fmt=".2f"),
+        Slider.linear("bound", "B (outputs clipped to [−B, B])", 0.5, 3.0, 0.25, 1.5, fmt=".2f"),
     ],
     x_label="ε (the pair is (ε, δ(ε))-close for every ε)",
     y_label="difference of expectations",
     y_range=(0.0, 3.0),
     caption="X and Y are the release on two neighbouring data sets (query 1 and 0, noise N(0, σ²), clipped to "
-            "[−Δ, Δ] and rounded to the centres of 40 bins). δ(ε) is the pair's exact smallest δ, both ways, from "
+            "[−B, B] and rounded to the centres of 40 bins). δ(ε) is the pair's exact smallest δ, both ways, from "
             "the hockey-stick divergence of the two pmfs. Every ε gives a valid bound; curves above 3 leave the plot.",
 )
 
 POSTERIOR = Figure(
     key="hypothesis-posterior",
-    title="The Bayesian reading (S2-11): the Gaussian mechanism, σ = 1, outputs in bins of width 0.1",
+    title="The Bayesian reading: the Gaussian mechanism, σ = 1, outputs in bins of width 0.1",
     compute=posterior_traces,
     sliders=[
         Slider("epsilon", "ε", (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0), 1.0),
-        Slider("prior", "prior p₀ = P[X = 1]", (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9), 0.5, fmt=".1f"),
+        Slider("prior", "prior π₀ = P[X = 1]", (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9), 0.5, fmt=".1f"),
     ],
     x_label="output y",
     y_label="probability",
     y_range=(0.0, 1.0),
 )
 
-FIGURES = {f.key: f for f in (FOUR_DELTAS, MOMENT_BOUND, PURE_DP, POSTERIOR)}
+FIGURES = {f.key: f for f in (FOUR_DELTAS, TRADEOFF, MOMENT_BOUND, PURE_DP, POSTERIOR)}

@@ -86,7 +86,7 @@ def histogram_traces(steps, sigma):
     mass, _ = np.histogram(z, bins=Z_EDGES, weights=g.probs)
     density = mass / np.diff(Z_EDGES)
     return [
-        Trace("composed PLD, standardised loss z = (ℓ − μ²/2)/μ", Z_CENTRES, density),
+        Trace("composed PLD, standardised loss (Z − μ²/2)/μ", Z_CENTRES, density),
         Trace("CLT limit: standard normal", Z_CENTRES, np.exp(-0.5 * Z_CENTRES**2) / math.sqrt(2 * math.pi),
               dash="dash"),
     ]
@@ -94,7 +94,7 @@ def histogram_traces(steps, sigma):
 
 CURVE = Figure(
     key="pld-privacy-curve",
-    title="DP-SGD privacy curve δ(ε) at σ = 1: PLD bracket vs RDP vs CLT",
+    title="DP-SGD privacy curve δ(ε) at σ = 1: PLD bracket, RDP and the central limit",
     compute=curve_traces,
     sliders=[
         Slider.logspace("q", "q (sampling rate)", 1e-3, 0.1, 7, 0.01),
@@ -108,7 +108,7 @@ CURVE = Figure(
              "δ below 1e-14 is drawn at 1e-14; ε is shown up to 12 (at large q·√T the curves leave "
              "the frame at the top). Below δ ≈ 1e-11 the lower bound drops to the floor: the FFT round-off "
              "estimate is subtracted from it (the limit stated in dpnotes.pld). The CLT curve is an "
-             "approximation, not a bound."),
+             "approximation (the central limit theorem of Gaussian DP), not a bound."),
 )
 
 HISTOGRAM = Figure(
@@ -117,11 +117,11 @@ HISTOGRAM = Figure(
     compute=histogram_traces,
     sliders=[
         Slider("steps", "T (steps)", STEPS, 100.0, True, ".0f"),
-        Slider.logspace("sigma", "σ (noise)", 0.6, 3.0, 6, 1.0),
+        Slider.logspace("sigma", "σ (noise multiplier)", 0.6, 3.0, 6, 1.0),
     ],
-    x_label="standardised privacy loss z = (ℓ − μ²/2)/μ, μ = q√T·√(e<sup>1/σ²</sup>−1)",
+    x_label="standardised privacy loss (Z − μ²/2)/μ, μ = q√T·√(e<sup>1/σ²</sup>−1)",
     y_label="density",
-    caption=("Histogram of the composed PLD (upper grid, coarse spacing) in 80 bins of z; at small T "
+    caption=("Histogram of the composed PLD (upper grid, coarse spacing) in 80 bins of the standardised loss; at small T "
              "most mass sits in a spike and the grid is coarser than the bins, so the histogram is "
              "jagged. The right tail, where δ is read, is the last part to become Gaussian."),
 )

@@ -16,8 +16,7 @@ def derive_rdp_gaussian():
 
     References
     ----------
-    Mironov (2017), Prop. 7; the blog post "Great but Manageable Expectations" (S4-02, Example 1)
-    and the notes "Privacy" (S2-06, RDP property 4).
+    Seed 004, Example 1; seed 002, RDP property 4; Mironov (2017), Prop. 7.
 
     Examples
     --------
@@ -34,7 +33,7 @@ def derive_rdp_gaussian():
         return sp.exp(-((x - mean) ** 2) / (2 * sigma**2)) / sp.sqrt(2 * sp.pi * sigma**2)
 
     p, q = density(delta), density(0)
-    steps = [("the densities P(x) of N(Δ, σ²) and Q(x) of N(0, σ²)", sp.Eq(sp.Symbol("P(x)"), p))]
+    steps = [("densities P = N(Δ, σ²), Q = N(0, σ²)", sp.Eq(sp.Symbol("P(x)"), p))]
     # p^α q^{1−α} = exp(α log p + (1−α) log q): combine exponents explicitly
     exponent = sp.expand(alpha * sp.log(p * sp.sqrt(2 * sp.pi * sigma**2)).expand(force=True)
                          + (1 - alpha) * sp.log(q * sp.sqrt(2 * sp.pi * sigma**2)).expand(force=True))

@@ -1,0 +1,355 @@
+r"""Trade-off functions: differential privacy read as a limit on hypothesis tests.
+
+An adversary sees an output and tests H₀ "the data set was S" (output law P)
+against H₁ "it was S′" (output law Q). A test φ (the probability of rejecting H₀)
+has type I error α_I = E_P[φ] and type II error β_II = 1 − E_Q[φ]; the
+trade-off function is the smallest type II error at each type I error,
+
+.. math:: T_{P,Q}(\alpha_{\mathrm I}) = \inf\{\beta_{\mathrm{II}}(\varphi) : \alpha_{\mathrm I}(\varphi) \le \alpha_{\mathrm I}\},
+
+attained by likelihood-ratio tests (Neyman & Pearson 1933). (ε, δ)-DP holds
+exactly when T_{P,Q} ≥ f_{ε,δ} for every pair of neighbours (Wasserman & Zhou
+2010; Kairouz, Oh & Viswanath 2015; Dong, Roth & Su 2022). This module holds
+the trade-off functions of the book's mechanisms, the boundary f_{ε,δ} of the
+(ε, δ) region, and the classical calibration of the Gaussian mechanism that the
+foundations chapter compares with the exact one
+(:func:`dpnotes.composition.gaussian_sigma_exact`), and group privacy. The privacy profile of
+μ-GDP is :func:`dpnotes.privacy_loss.delta_gaussian` (the same formula).
+
+Used in: book/00b-foundations, book/04-hypothesis-testing
+"""
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from ._validation import (
+    check_count,
+    check_delta,
+    check_interval,
+    check_nonnegative,
+    check_positive,
+    scalar_or_array,
+)
+
+__all__ = [
+    "tradeoff_gaussian",
+    "tradeoff_laplace",
+    "tradeoff_discrete",
+    "tradeoff_epsilon_delta",
+    "gaussian_sigma_classical",
+    "group_privacy_epsilon_delta",
+]
+
+
+def _check_alpha_type1(alpha_type1):
+    return check_interval(alpha_type1, "alpha_type1", 0, 1)
+
+
+def tradeoff_gaussian(alpha_type1, mu):
+    r"""The Gaussian trade-off function G_μ: the smallest type II error at type I error α_I.
+
+    .. math:: G_\mu(\alpha_{\mathrm I}) = T_{\mathcal N(0,1),\,\mathcal N(\mu,1)}(\alpha_{\mathrm I})
+              = \Phi\big(\Phi^{-1}(1-\alpha_{\mathrm I}) - \mu\big)
+
+    It is the trade-off function of the Gaussian mechanism with μ = Δ₂/σ. Evaluated
+    as Φ(−Φ⁻¹(α_I) − μ), so that tiny α_I keep their precision (1 − α_I would round
+    to 1).
+
+    Parameters
+    ----------
+    alpha_type1 : float or array, α_I ∈ [0, 1]
+    mu : float or array, μ ∈ [0, ∞)
+
+    Returns
+    -------
+    float or ndarray, G_μ(α_I) ∈ [0, 1]
+
+    Raises
+    ------
+    ValueError
+        If α_I ∉ [0, 1] or μ < 0 (or either is NaN).
+
+    References
+    ----------
+    Dong, Roth & Su (2022), "Gaussian differential privacy", Section 2 (the
+    definition of G_μ and μ-GDP); Neyman & Pearson (1933) for the optimality of
+    the threshold test.
+
+    Used in: book/00b-foundations, book/04-hypothesis-testing
+
+    Examples
+    --------
+    >>> round(tradeoff_gaussian(0.05, 1.0), 10)  # Φ(1.6449 − 1)
+    0.7404889772
+    >>> tradeoff_gaussian(np.array([0.0, 1.0]), 2.0)
+    array([1., 0.])
+    >>> round(tradeoff_gaussian(0.3, 0.0), 12)  # μ = 0: no test beats guessing
+    0.7
+    """
+    a = _check_alpha_type1(alpha_type1)
+    mu = check_nonnegative(mu, "mu")
+    return scalar_or_array(ndtr(-ndtri(a) - mu))
+
+
+def tradeoff_laplace(alpha_type1, mu):
+    r"""The trade-off function of the Laplace mechanism, Lap(0, b) against Lap(Δ₁, b), μ = Δ₁/b.
+
+    .. math:: T(\alpha_{\mathrm I}) = \begin{cases}
+              1 - e^{\mu}\alpha_{\mathrm I}, & \alpha_{\mathrm I} < \tfrac12 e^{-\mu},\\
+              e^{-\mu}/(4\alpha_{\mathrm I}), & \tfrac12 e^{-\mu} \le \alpha_{\mathrm I} \le \tfrac12,\\
+              e^{-\mu}(1 - \alpha_{\mathrm I}), & \alpha_{\mathrm I} > \tfrac12.
+              \end{cases}
+
+    Derivation: the likelihood ratio Q/P increases in the output y, so the best
+    tests reject H₀ when y > t; with b = 1, α_I = P(Y > t) and β_II = Q(Y ≤ t), and
+    eliminating t on t ≥ μ, 0 ≤ t ≤ μ and t ≤ 0 gives the three pieces. The outer
+    pieces lie on the boundary of the μ-DP region :func:`tradeoff_epsilon_delta`
+    with ε = μ, δ = 0.
+
+    Parameters
+    ----------
+    alpha_type1 : float or array, α_I ∈ [0, 1]
+    mu : float or array, μ = Δ₁/b ∈ [0, ∞)
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If α_I ∉ [0, 1] or μ < 0.
+
+    References
+    ----------
+    Derived here from the likelihood-ratio tests of Neyman & Pearson (1933);
+    trade-off functions as in Dong, Roth & Su (2022). Checked against a brute-force
+    sweep of thresholds and a quadrature in the tests.
+
+    Used in: book/04-hypothesis-testing
+
+    Examples
+    --------
+    >>> round(tradeoff_laplace(0.25, 1.0), 12)  # e^{-1}/(4 · 0.25)
+    0.367879441171
+    >>> tradeoff_laplace(0.0, 1.0), tradeoff_laplace(1.0, 1.0)
+    (1.0, 0.0)
+    """
+    a = _check_alpha_type1(alpha_type1)
+    mu = check_nonnegative(mu, "mu")
+    a, mu = np.broadcast_arrays(a, mu)
+    low = 0.5 * np.exp(-mu)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        first = 1.0 - np.exp(mu) * a
+        middle = np.exp(-mu) / (4.0 * a)
+        last = np.exp(-mu) * (1.0 - a)
+    out = np.where(a < low, first, np.where(a <= 0.5, middle, last))
+    return scalar_or_array(np.clip(out, 0.0, 1.0))
+
+
+def tradeoff_discrete(p, q, alpha_type1):
+    r"""The trade-off function T_{P,Q} of two pmfs on the same finite set, randomized tests allowed.
+
+    Sort the outcomes by decreasing likelihood ratio Q(x)/P(x) (outcomes with
+    P(x) = 0 first). The Neyman–Pearson tests reject H₀ on a prefix of that
+    order, randomizing on the next outcome; they trace the piecewise linear curve
+    through the vertices
+
+    .. math:: \Big(\sum_{j \le i} P(x_j),\; 1 - \sum_{j \le i} Q(x_j)\Big),\qquad i = 0, 1, \dots, n,
+
+    which is T_{P,Q}, evaluated here by linear interpolation.
+
+    Parameters
+    ----------
+    p, q : array_like, pmfs of equal length (entries ≥ 0 summing to 1)
+    alpha_type1 : float or array, α_I ∈ [0, 1]
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If p, q are not pmfs of equal length, or α_I ∉ [0, 1].
+
+    References
+    ----------
+    Neyman & Pearson (1933); Dong, Roth & Su (2022), Section 2.1. Randomized
+    response P = (p, 1 − p), Q = (1 − p, p) gives the boundary of the ε-DP region,
+    ε = log(p/(1 − p)) (Kairouz, Oh & Viswanath 2015).
+
+    Used in: book/04-hypothesis-testing
+
+    Examples
+    --------
+    >>> round(tradeoff_discrete([0.75, 0.25], [0.25, 0.75], 0.1), 12)  # 1 − 3 · 0.1
+    0.7
+    >>> round(tradeoff_discrete([0.75, 0.25], [0.25, 0.75], 0.5), 12)  # (1 − 0.5)/3
+    0.166666666667
+    """
+    p, q = _check_pmfs(p, q)
+    a = _check_alpha_type1(alpha_type1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(p > 0, q / np.where(p > 0, p, 1.0), np.where(q > 0, np.inf, 0.0))
+    order = np.argsort(-ratio, kind="stable")
+    xs = np.concatenate([[0.0], np.cumsum(p[order])])
+    ys = np.concatenate([[1.0], 1.0 - np.cumsum(q[order])])
+    xs = np.clip(xs / xs[-1], 0.0, 1.0)
+    ys = np.clip(ys, 0.0, 1.0)
+    # a run of equal type I errors (outcomes that P never produces): keep its smallest type II error
+    keep = np.concatenate([xs[1:] != xs[:-1], [True]])
+    return scalar_or_array(np.interp(a, xs[keep], ys[keep]))
+
+
+def _check_pmfs(p, q):
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    if p.ndim != 1 or p.shape != q.shape or p.size == 0:
+        raise ValueError(f"p and q must be 1-D pmfs of equal length (got shapes {p.shape}, {q.shape})")
+    for name, v in (("p", p), ("q", q)):
+        if np.any(~np.isfinite(v)) or np.any(v < 0) or not np.isclose(v.sum(), 1.0, rtol=0, atol=1e-9):
+            raise ValueError(f"{name} must be a pmf: entries in [0, 1] summing to 1")
+    return p, q
+
+
+def tradeoff_epsilon_delta(alpha_type1, epsilon, delta=0.0):
+    r"""The boundary f_{ε,δ} of the (ε, δ)-DP region of trade-off curves.
+
+    .. math:: f_{\varepsilon,\delta}(\alpha_{\mathrm I}) = \max\big\{0,\;
+              1 - \delta - e^{\varepsilon}\alpha_{\mathrm I},\;
+              e^{-\varepsilon}(1 - \delta - \alpha_{\mathrm I})\big\}
+
+    A pair (P, Q) satisfies the (ε, δ) inequality in both directions exactly when
+    T_{P,Q} ≥ f_{ε,δ}. The function is piecewise linear with kinks at
+    α_I = (1 − δ)/(1 + e^ε) and α_I = 1 − δ.
+
+    Parameters
+    ----------
+    alpha_type1 : float or array, α_I ∈ [0, 1]
+    epsilon : float or array, ε ∈ [0, ∞]
+    delta : float or array, δ ∈ [0, 1], default 0 (pure ε-DP)
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If α_I ∉ [0, 1], ε < 0 or δ ∉ [0, 1].
+
+    References
+    ----------
+    Wasserman & Zhou (2010); Kairouz, Oh & Viswanath (2015); in this form
+    Dong, Roth & Su (2022), Section 2.
+
+    Used in: book/00b-foundations, book/04-hypothesis-testing
+
+    Examples
+    --------
+    >>> round(tradeoff_epsilon_delta(0.1, np.log(3.0)), 12)  # 1 − 3 · 0.1
+    0.7
+    >>> round(tradeoff_epsilon_delta(0.0, 1.0, 1e-5), 12)  # the intercept is 1 − δ
+    0.99999
+    >>> tradeoff_epsilon_delta(0.5, 0.0)  # ε = δ = 0: the diagonal, perfect privacy
+    0.5
+    """
+    a = _check_alpha_type1(alpha_type1)
+    eps = check_nonnegative(epsilon, "epsilon", allow_inf=True)
+    d = check_interval(delta, "delta", 0, 1)
+    a, eps, d = np.broadcast_arrays(a, eps, d)
+    with np.errstate(over="ignore", invalid="ignore"):
+        steep = np.where(a > 0, 1.0 - d - np.exp(eps) * a, 1.0 - d)
+        flat = np.exp(-eps) * (1.0 - d - a)
+    return scalar_or_array(np.maximum(0.0, np.maximum(steep, flat)))
+
+
+def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
+    r"""The classical noise scale of the Gaussian mechanism, valid for ε < 1.
+
+    .. math:: \sigma = \frac{\Delta_2\sqrt{2\log(1.25/\delta)}}{\varepsilon},\qquad 0 < \varepsilon < 1.
+
+    With this σ (or more) the Gaussian mechanism is (ε, δ)-DP. The guarantee is a
+    theorem only for ε < 1, so larger ε raise. The exact smallest σ
+    (:func:`dpnotes.composition.gaussian_sigma_exact`) is always smaller.
+
+    Parameters
+    ----------
+    epsilon : float or array, ε ∈ (0, 1)
+    delta : float or array, δ ∈ (0, 1)
+    sensitivity : float or array, Δ₂ ∈ (0, ∞), default 1
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If ε ∉ (0, 1), δ ∉ (0, 1) or Δ₂ ≤ 0.
+
+    References
+    ----------
+    Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
+    Theorem A.1; Dwork, Kenthapadi, McSherry, Mironov & Naor (2006).
+
+    Used in: book/00b-foundations
+
+    Examples
+    --------
+    >>> round(gaussian_sigma_classical(0.5, 1e-5), 6)
+    9.689611
+    >>> gaussian_sigma_classical(0.5, 1e-5, sensitivity=2.0) == 2 * gaussian_sigma_classical(0.5, 1e-5)
+    True
+    """
+    eps = check_interval(epsilon, "epsilon", 0, 1, closed_low=False, closed_high=False)
+    d = check_delta(delta)
+    s = check_positive(sensitivity, "sensitivity")
+    return scalar_or_array(s * np.sqrt(2.0 * np.log(1.25 / d)) / eps)
+
+
+def group_privacy_epsilon_delta(epsilon, delta, k):
+    r"""The (ε, δ) guarantee for data sets k neighbouring steps apart, from an (ε, δ)-DP mechanism.
+
+    .. math:: (\varepsilon_k, \delta_k) = \big(k\varepsilon,\; k\,e^{(k-1)\varepsilon}\delta\big)
+
+    Chaining the (ε, δ) inequality along S = S₀, S₁, …, S_k = S′ gives the slack
+    δ(1 + e^ε + … + e^{(k−1)ε}), at most k e^{(k−1)ε} δ, the form returned here.
+    With δ = 0: an ε-DP mechanism is kε-DP for groups of k.
+
+    Parameters
+    ----------
+    epsilon : float or array, ε ∈ [0, ∞)
+    delta : float or array, δ ∈ [0, 1]
+    k : int or array, the group size k ≥ 1
+
+    Returns
+    -------
+    (float or ndarray, float or ndarray)
+        kε and k e^{(k−1)ε} δ (the latter may exceed 1, when the guarantee is void).
+
+    Raises
+    ------
+    ValueError
+        If ε < 0, δ ∉ [0, 1] or k is not an integer ≥ 1.
+
+    References
+    ----------
+    Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
+    Chapter 2 (group privacy for pure DP); the (ε, δ) form by the same chaining.
+
+    Used in: book/00b-foundations
+
+    Examples
+    --------
+    >>> group_privacy_epsilon_delta(0.5, 0.0, 3)
+    (1.5, 0.0)
+    >>> eps_k, delta_k = group_privacy_epsilon_delta(1.0, 1e-6, 2)
+    >>> eps_k, round(delta_k / 1e-6, 10)  # 2e
+    (2.0, 5.4365636569)
+    """
+    eps = check_nonnegative(epsilon, "epsilon")
+    d = check_interval(delta, "delta", 0, 1)
+    k = check_count(k, "k")
+    return scalar_or_array(k * eps), scalar_or_array(k * np.exp((k - 1.0) * eps) * d)
