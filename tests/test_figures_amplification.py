@@ -45,7 +45,7 @@ def test_figures_registered_finite_and_same_traces_everywhere(key):
 @pytest.mark.slow
 def test_s1_05_figure_bound_above_exact_at_every_position():
     for params, tr in _positions(FIGURES["convolution-laplace"]):
-        bound = _by_prefix(tr, "Theorem 1 bound")
+        bound = _by_prefix(tr, "repeated-noise bound")
         exact = _by_prefix(tr, "exact")
         assert np.all(bound >= exact * (1 - 1e-10)), params
         if params["n"] == 1:

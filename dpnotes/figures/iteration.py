@@ -189,13 +189,14 @@ CONTRACTION = Figure(
     key="iteration-contraction",
     title="Is the gradient step w ↦ w − η∇f(w) contractive?",
     compute=contraction_traces,
-    sliders=[Slider.logspace("scale", "data scale s (features multiplied by s)", 0.25, 4.0, 13, 1.0)],
+    sliders=[Slider.logspace("scale", "data scale (factor on the features)", 0.25, 4.0, 13, 1.0)],
     x_label="step size η in units of 2/β",
     y_label="sup ‖ψ(w) − ψ(v)‖ / ‖w − v‖",
-    caption="β is the smoothness constant of each loss on the data (squared: λ<sub>max</sub>(XᵀX/n); logistic: "
-            "λ<sub>max</sub>/4); h runs over the eigenvalues of XᵀX/n. Ratios are the largest over 300 random pairs in the ball of radius 3. The squared "
-            "loss stops being contractive exactly at η = 2/β at every scale; the logistic loss's curvature is below "
-            "its bound away from the origin, so it stays contractive somewhat past 2/β, more so for larger data.",
+    caption="β is the smoothness constant of each loss on the data (squared: λ_max(XᵀX/n), the largest "
+            "eigenvalue; logistic: λ_max/4), and h runs over the eigenvalues of XᵀX/n. Ratios are the largest over "
+            "300 random pairs in the ball of radius 3. The squared loss stops being contractive exactly at η = 2/β "
+            "at every scale; the logistic loss's curvature is below its bound away from the origin, so it stays "
+            "contractive somewhat past 2/β, more so for larger data.",
 )
 
 SHIFTED_DIVERGENCE = Figure(
