@@ -12,7 +12,7 @@ from ..symbolic.amplification import derive_laplace_bound_asymptotic
 
 def _limit_ratio():
     steps = dict(derive_laplace_bound_asymptotic())
-    ratio = sp.simplify(steps["leading term as n → ∞"] / steps["Gaussian of the same variance: α/(2·Var)"])
+    ratio = sp.simplify(steps["leading term as m → ∞"] / steps["Gaussian of the same variance: α/(2·Var)"])
     return float(ratio)
 
 

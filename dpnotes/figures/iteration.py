@@ -162,7 +162,8 @@ def contraction_traces(scale):
     """Observed Lipschitz ratio of one gradient step against η/(2/β), squared and logistic loss."""
     c = _contraction_curves(float(scale))
     return [
-        Trace("squared loss: exact Lipschitz constant max<sub>h</sub>|1 − ηh|", STEP_FRACTIONS, c["squared_exact"]),
+        Trace("squared loss: exact Lipschitz constant max<sub>i</sub>|1 − ηλ<sub>i</sub>(XᵀX/n)|", STEP_FRACTIONS,
+              c["squared_exact"]),
         Trace("squared loss: largest sampled ratio", STEP_FRACTIONS, c["squared"], mode="markers"),
         Trace("logistic loss: largest sampled ratio", STEP_FRACTIONS, c["logistic"], mode="markers"),
         Trace("1 (contractive below)", STEP_FRACTIONS[[0, -1]], np.ones(2), dash="dot"),
@@ -193,7 +194,7 @@ CONTRACTION = Figure(
     x_label="step size η in units of 2/β",
     y_label="sup ‖ψ(w) − ψ(v)‖ / ‖w − v‖",
     caption="β is the smoothness constant of each loss on the data (squared: λ_max(XᵀX/n), the largest "
-            "eigenvalue; logistic: λ_max/4), and h runs over the eigenvalues of XᵀX/n. Ratios are the largest over "
+            "eigenvalue; logistic: λ_max/4); the λ_i are the eigenvalues of XᵀX/n. Ratios are the largest over "
             "300 random pairs in the ball of radius 3. The squared loss stops being contractive exactly at η = 2/β "
             "at every scale; the logistic loss's curvature is below its bound away from the origin, so it stays "
             "contractive somewhat past 2/β, more so for larger data.",
