@@ -12,24 +12,24 @@ from ..symbolic.amplification import derive_laplace_bound_asymptotic
 
 def _limit_ratio():
     steps = dict(derive_laplace_bound_asymptotic())
-    ratio = sp.simplify(steps["leading term as n → ∞"] / steps["Gaussian of the same variance: α/(2·Var)"])
+    ratio = sp.simplify(steps["leading term as m → ∞"] / steps["Gaussian of the same variance: α/(2·Var)"])
     return float(ratio)
 
 
 Exercise(
     "convolution-gaussian-bound",
     answer=lambda: rdp_convolution_bound(4.0, 8, "gaussian", 1.0),
-    hint="Theorem 1 with P = N(0, σ²): n times the divergence of a shift by 1/n.",
+    hint="The repeated-noise bound with P = N(0, σ²): m times the divergence of a shift by 1/m.",
 )
 Exercise(
     "convolution-laplace-bound",
     answer=lambda: rdp_convolution_bound(2.0, 2, "laplace", 1.0),
-    hint="Mironov's formula with shift Δ = 1/n, multiplied by n.",
+    hint="Mironov's formula for Laplace noise with shift Δ = 1/m, multiplied by m.",
 )
 Exercise(
     "convolution-laplace-limit",
     answer=_limit_ratio,
-    hint="Compare the leading term of the bound for large n with the divergence of a Gaussian of the same variance.",
+    hint="Compare the leading term of the bound for large m with the divergence of a Gaussian of the same variance.",
 )
 Exercise(
     "convolution-discrete-ratio",

@@ -17,7 +17,7 @@ Exercise(
 Exercise(
     "iteration-step-size",
     answer=lambda: 2.0 / smoothness_constant(np.array([[2.0, 0.0], [0.0, 1.0]]), "squared"),
-    hint="Compute the Hessian XᵀX/m of the squared loss, its largest eigenvalue β, then the threshold on η.",
+    hint="Compute the Hessian XᵀX/n of the squared loss, its largest eigenvalue β, then the threshold on η.",
 )
 Exercise(
     "iteration-last-iterate",

@@ -11,12 +11,12 @@ from ..noise_comparison import max_divergence
 Exercise(
     "oq-fingerprint-mean-correlation",
     answer=lambda: fingerprinting_terms(10, "mean")["correlation"],
-    hint="For f = X̄, E[(X̄ − P)·Σ(X_i − P) | P] = n·Var(X̄ | P); then average over P ~ U[0, 1].",
+    hint="For f = X̄, E[(X̄ − θ)·Σ(X_i − θ) | θ] = n·Var(X̄ | θ); then average over θ ~ U[0, 1].",
 )
 Exercise(
     "oq-fingerprint-constant",
     answer=lambda: fingerprinting_terms(5, "half")["lhs"],
-    hint="A constant f does not correlate with the data; what is E[(1/2 − P)²] for P uniform?",
+    hint="A constant f does not correlate with the data; what is E[(1/2 − θ)²] for θ uniform?",
 )
 Exercise(
     "oq-laplace-max-divergence",
@@ -26,5 +26,5 @@ Exercise(
 Exercise(
     "oq-joint-epsilon",
     answer=lambda: joint_dp_epsilon(noisy_count_mechanism(0.8), 3),
-    hint="Agent i's bit reaches the other agents only through one randomized-response report.",
+    hint="Person i's bit reaches the other people only through one randomized-response report.",
 )

@@ -1,4 +1,4 @@
-"""Figures of the chapter on repeated noise addition: Theorem 1 against the exact answer.
+"""Figures of the chapter on repeated noise addition: the repeated-noise bound against the exact answer.
 
 The exact Rényi divergence of a Laplace sum is a numerical integral (about
 5 ms to 60 ms per point), so the figures read it from one coarse grid of
@@ -43,9 +43,9 @@ def laplace_traces(n):
     n = NS[i]
     exact = laplace_exact_grid()[i]
     return [
-        Trace("Theorem 1 bound n·D<sub>α</sub>(Lap + 1/n ‖ Lap)", _ALPHAS, rdp_convolution_bound(_ALPHAS, n, "laplace")),
-        Trace("exact D<sub>α</sub>(Lap<sup>∗n</sup> + 1 ‖ Lap<sup>∗n</sup>)", _ALPHAS, exact),
-        Trace("Gaussian of equal variance 2n: α/(4n)", _ALPHAS, _ALPHAS / (4.0 * n), dash="dash"),
+        Trace("repeated-noise bound m·D<sub>α</sub>(Lap + 1/m ‖ Lap)", _ALPHAS, rdp_convolution_bound(_ALPHAS, n, "laplace")),
+        Trace("exact D<sub>α</sub>(Lap<sup>∗m</sup> + 1 ‖ Lap<sup>∗m</sup>)", _ALPHAS, exact),
+        Trace("Gaussian of equal variance 2m: α/(4m)", _ALPHAS, _ALPHAS / (4.0 * n), dash="dash"),
     ]
 
 
@@ -59,13 +59,13 @@ def ratio_traces(alpha):
         Trace("bound / exact", _NS, bound / exact, mode="markers"),
         Trace("Gaussian of equal variance / exact (capped at 2.5)", _NS,
               np.minimum(alpha / (4.0 * _NS) / exact, RATIO_CAP), mode="markers"),
-        Trace("factor 2 (the seed's α/Var against α/(2Var))", _NS[[0, -1]], np.full(2, 2.0), dash="dot"),
+        Trace("factor 2 (the bound's α/Var against α/(2Var))", _NS[[0, -1]], np.full(2, 2.0), dash="dot"),
         Trace("1 (tight)", _NS[[0, -1]], np.ones(2), dash="dash"),
     ]
 
 
 def schedule_increments(n, rho):
-    """Geometric increments d_i ∝ ρ^{i−1}, i = 1..n, summing to 1 (ρ = 1: seed 001's uniform schedule)."""
+    """Geometric increments d_i ∝ r^{i−1}, i = 1..m, summing to 1 (r = 1: the uniform schedule)."""
     d = float(rho) ** np.arange(int(round(n)), dtype=float)
     return d / d.sum()
 
@@ -78,54 +78,54 @@ def schedule_traces(n, rho):
     sigma = np.sqrt(2.0)  # the Gaussian with the variance of Lap(1)
     return [
         Trace("Laplace: exact", _ALPHAS, laplace_exact_grid()[i]),
-        Trace("Laplace: uniform schedule (Theorem 1)", _ALPHAS, rdp_convolution_bound(_ALPHAS, n, "laplace"),
+        Trace("Laplace: uniform schedule (the repeated-noise bound)", _ALPHAS, rdp_convolution_bound(_ALPHAS, n, "laplace"),
               dash="dash"),
-        Trace("Laplace: geometric schedule ρ", _ALPHAS, shift_reduction_bound(_ALPHAS, d, "laplace", 1.0), dash="dot"),
+        Trace("Laplace: geometric schedule r", _ALPHAS, shift_reduction_bound(_ALPHAS, d, "laplace", 1.0), dash="dot"),
         Trace("Gaussian σ²=2: exact = uniform schedule", _ALPHAS, rdp_convolution_bound(_ALPHAS, n, "gaussian", sigma)),
-        Trace("Gaussian σ²=2: geometric schedule ρ", _ALPHAS, shift_reduction_bound(_ALPHAS, d, "gaussian", sigma),
+        Trace("Gaussian σ²=2: geometric schedule r", _ALPHAS, shift_reduction_bound(_ALPHAS, d, "gaussian", sigma),
               dash="dot"),
     ]
 
 
 def discrete_traces(alpha, scale):
-    """D_α(P+Δ‖P) / (Δ·D_α(P+1‖P)) for discrete Gaussian and discrete Laplace P (seed 001 claims ≤ 1)."""
+    """D_α(P+Δ‖P) / (Δ·D_α(P+1‖P)) for discrete Gaussian and discrete Laplace P (a linear bound would need ≤ 1)."""
     out = []
     for noise, name in (("gaussian", "discrete Gaussian σ"), ("laplace", "discrete Laplace b")):
         div = rdp_discrete_shift(alpha, SHIFTS, noise, scale)
         out.append(Trace(f"{name}: D<sub>α</sub>(P+Δ‖P) / (Δ·D<sub>α</sub>(P+1‖P))", SHIFTS, div / (SHIFTS * div[0]),
                          mode="markers"))
     out.append(Trace("continuous Gaussian: exactly Δ", SHIFTS, SHIFTS.astype(float), dash="dash"))
-    out.append(Trace("seed 001's claim: ratio ≤ 1", SHIFTS[[0, -1]], np.ones(2), dash="dot"))
+    out.append(Trace("linear bound: ratio ≤ 1", SHIFTS[[0, -1]], np.ones(2), dash="dot"))
     return out
 
 
 LAPLACE = Figure(
     key="convolution-laplace",
-    title="Sum of n Laplace noises: Theorem 1's bound against the exact divergence",
+    title="Sum of m Laplace noises: the repeated-noise bound against the exact divergence",
     compute=laplace_traces,
-    sliders=[Slider("n", "n (number of summands)", tuple(float(v) for v in NS), 8.0, log=True, fmt=".0f")],
+    sliders=[Slider("n", "m (number of summands)", tuple(float(v) for v in NS), 8.0, log=True, fmt=".0f")],
     x_label="order α (log scale)",
     y_label="D<sub>α</sub> (nats), shift 1, scale b = 1",
     x_log=True,
     y_log=True,
     caption="The exact value is a numerical integral of the density of the sum (checked against mpmath in the tests). "
-            "At n = 1 bound and exact coincide; for large n the exact curve approaches the Gaussian line α/(4n) "
-            "and the bound approaches α/(2n).",
+            "At m = 1 bound and exact coincide; for large m the exact curve approaches the Gaussian line α/(4m) "
+            "and the bound approaches α/(2m).",
 )
 
 LAPLACE_RATIO = Figure(
     key="convolution-laplace-ratio",
-    title="How loose is Theorem 1 for Laplace noise? bound / exact against n",
+    title="How loose is the repeated-noise bound for Laplace noise? bound / exact against m",
     compute=ratio_traces,
     sliders=[Slider("alpha", "α (order)", ORDERS, ORDERS[9], log=True, fmt=".3g")],
-    x_label="n (number of summands, log scale)",
+    x_label="m (number of summands, log scale)",
     y_label="ratio to the exact divergence",
     x_log=True,
     y_range=(0.5, RATIO_CAP),
-    caption="The Gaussian ratio is drawn as min(ratio, 2.5): at n = 1 and large α the Gaussian value exceeds the "
+    caption="The Gaussian ratio is drawn as min(ratio, 2.5): at m = 1 and large α the Gaussian value exceeds the "
             "Laplace one many times over (the Laplace divergence is capped at 1/b, the Gaussian grows like α). "
-            "The ratio starts at 1 (n = 1, where the bound is Mironov's formula) and climbs to 2 as n grows: "
-            "the answer to seed 001's open question is that the bound is not tight.",
+            "The ratio starts at 1 (m = 1, where the bound is Mironov's formula) and climbs to 2 as m grows: "
+            "the bound is not tight.",
 )
 
 SCHEDULE = Figure(
@@ -133,16 +133,16 @@ SCHEDULE = Figure(
     title="Any shift schedule gives a bound; the uniform one is best",
     compute=schedule_traces,
     sliders=[
-        Slider("n", "n (number of summands)", (2.0, 3.0, 5.0, 8.0, 12.0, 20.0), 5.0, log=True, fmt=".0f"),
-        Slider.logspace("rho", "ρ (ratio of consecutive increments)", 1.0, 4.0, 13, 1.0, fmt=".3g"),
+        Slider("n", "m (number of summands)", (2.0, 3.0, 5.0, 8.0, 12.0, 20.0), 5.0, log=True, fmt=".0f"),
+        Slider.logspace("rho", "r (ratio of consecutive increments)", 1.0, 4.0, 13, 1.0, fmt=".3g"),
     ],
     x_label="order α (log scale)",
     y_label="D<sub>α</sub> (nats), shift 1",
     x_log=True,
     y_log=True,
-    caption="Increments d_i ∝ ρ^(i−1) of the shift 1, telescoped with the shift-reduction lemma. At ρ = 1 the "
-            "geometric schedule is the uniform one; any other ρ gives a larger bound (convexity and Jensen). "
-            "ρ and 1/ρ give the same increments in reverse order, hence the same bound, so only ρ ≥ 1 is offered.",
+    caption="Increments d_i ∝ r^(i−1) of the shift 1, telescoped with the shift-reduction lemma. At r = 1 the "
+            "geometric schedule is the uniform one; any other r gives a larger bound (convexity and Jensen). "
+            "r and 1/r give the same increments in reverse order, hence the same bound, so only r ≥ 1 is offered.",
 )
 
 DISCRETE = Figure(
@@ -156,8 +156,8 @@ DISCRETE = Figure(
     x_label="shift Δ",
     y_label="D<sub>α</sub>(P+Δ‖P) / (Δ·D<sub>α</sub>(P+1‖P))",
     y_log=True,
-    caption="Seed 001 proposes the ratio is at most 1 (dotted line). Every marker above the line at Δ ≥ 2 is a "
-            "counterexample; only the pure-DP limit α = ∞ of the discrete Laplace sits on the line.",
+    caption="A bound linear in the shift needs the ratio to be at most 1 (dotted line). Every marker above the "
+            "line at Δ ≥ 2 is a counterexample; only the pure-DP limit α = ∞ of the discrete Laplace sits on the line.",
 )
 
 FIGURES = {f.key: f for f in (LAPLACE, LAPLACE_RATIO, SCHEDULE, DISCRETE)}

@@ -56,16 +56,16 @@ def shift_cost_traces(alpha, sigma):
 
 @lru_cache(maxsize=256)
 def _laplace_pair_sum_divergence(alpha, d):
-    """Exact D_α(Lap(1) + Lap(1) + d ‖ Lap(1) + Lap(1)) (shift d of Lap(1)^{∗2} = shift 1 of Lap(1/d)^{∗2})."""
+    """Exact D_α(Lap(0, 1)^{∗2} + d ‖ Lap(0, 1)^{∗2}) (shift d of Lap(0, 1)^{∗2} = shift 1 of Lap(0, 1/d)^{∗2})."""
     return float(rdp_laplace_convolution(alpha, 2, 1.0 / d))
 
 
 def shift_reduction_traces(alpha, d):
-    """Lemma 2 with z = 0, U = ζ₀ + d, V = ζ₀, ζ an independent copy of ζ₀: right side against the split a."""
+    """The shift-reduction lemma with z = 0, U = ζ₀ + d, V = ζ₀, ζ an independent copy of ζ₀: right side against the split a."""
     a = d * SPLITS
     traces = []
     best_a, best_v = [], []
-    for noise, name in (("gaussian", "Gaussian N(0, 1)"), ("laplace", "Laplace Lap(1)")):
+    for noise, name in (("gaussian", "Gaussian N(0, 1)"), ("laplace", "Laplace Lap(0, 1)")):
         # D_α^{(a)}(U‖V) ≤ D_α(ζ₀ + (d − a)₊‖ζ₀) (shift coupling), R_α(ζ, a) at |x| = a
         rhs = shifted_renyi_location(alpha, d, a, noise) + renyi_shift_sup(alpha, a, noise)
         if noise == "gaussian":  # U + ζ = N(d, 2), V + ζ = N(0, 2)
@@ -89,13 +89,14 @@ BUDGETS = np.round(np.linspace(0.0, 2.5, 51), 12)  # the W∞ budget z (S0-05)
 
 
 def shifted_divergence_traces(alpha, x):
-    """Upper bounds on D_α^(z)(ζ + x‖ζ) against the budget z (best shift), and the seed's literal reading."""
+    """Upper bounds on D_α^(z)(ζ + x‖ζ) against the budget z (best shift), and the infimum over an unconstrained
+    second argument (0 for every z)."""
     return [
         Trace("Gaussian N(0, 1): D<sub>α</sub>(ζ + (x − z)<sub>+</sub> ‖ ζ)", BUDGETS,
               shifted_renyi_location(alpha, x, BUDGETS, "gaussian", 1.0)),
-        Trace("Laplace Lap(1): D<sub>α</sub>(ζ + (x − z)<sub>+</sub> ‖ ζ)", BUDGETS,
+        Trace("Laplace Lap(0, 1): D<sub>α</sub>(ζ + (x − z)<sub>+</sub> ‖ ζ)", BUDGETS,
               shifted_renyi_location(alpha, x, BUDGETS, "laplace", 1.0), dash="dash"),
-        Trace("seed 000 read literally (inf over ν′): 0 for every z", BUDGETS[[0, -1]], np.zeros(2),
+        Trace("infimum over an unconstrained second argument: 0 for every z", BUDGETS[[0, -1]], np.zeros(2),
               dash="dot", color="black"),
         Trace("z = |x|: the shift is used up", np.full(2, x), np.array([0.0, 4.0]), dash="dot", color="grey"),
     ]
@@ -115,7 +116,7 @@ def positions(n, count=30):
 
 
 def last_iterate_traces(n, sigma):
-    """Last-iterate RDP bound of the example used at step t, against releasing every iterate."""
+    """Last-iterate RDP bound of the record used at step t, against releasing every iterate."""
     n = int(round(n))
     t = positions(n)
     last = rdp_noisy_sgd_last_iterate(ALPHA, t, n, LIPSCHITZ, sigma)
@@ -161,7 +162,8 @@ def contraction_traces(scale):
     """Observed Lipschitz ratio of one gradient step against η/(2/β), squared and logistic loss."""
     c = _contraction_curves(float(scale))
     return [
-        Trace("squared loss: exact Lipschitz constant max|1 − ηλ<sub>i</sub>|", STEP_FRACTIONS, c["squared_exact"]),
+        Trace("squared loss: exact Lipschitz constant max<sub>i</sub>|1 − ηλ<sub>i</sub>(XᵀX/n)|", STEP_FRACTIONS,
+              c["squared_exact"]),
         Trace("squared loss: largest sampled ratio", STEP_FRACTIONS, c["squared"], mode="markers"),
         Trace("logistic loss: largest sampled ratio", STEP_FRACTIONS, c["logistic"], mode="markers"),
         Trace("1 (contractive below)", STEP_FRACTIONS[[0, -1]], np.ones(2), dash="dot"),
@@ -170,13 +172,13 @@ def contraction_traces(scale):
 
 LAST_ITERATE = Figure(
     key="iteration-last-iterate",
-    title="Noisy SGD: privacy of the example used at step t, last iterate only",
+    title="Noisy SGD: privacy of the record used at step t, last iterate only",
     compute=last_iterate_traces,
     sliders=[
-        Slider("n", "n (number of steps)", (50.0, 100.0, 200.0, 500.0, 1000.0), 100.0, log=True, fmt=".0f"),
+        Slider("n", "n (records, one step each)", (50.0, 100.0, 200.0, 500.0, 1000.0), 100.0, log=True, fmt=".0f"),
         Slider.logspace("sigma", "σ (noise multiplier)", 0.5, 8.0, 13, 2.0),
     ],
-    x_label="position t/n of the example in the pass",
+    x_label="position t/n of the record in the pass",
     y_label="RDP ε at α = 2 (L = 1)",
     y_log=True,
     caption="Markers: the bound 2αL²/(σ²(n − t + 1)) of amplification by iteration. Dashed: 2αL²/σ², the price when "
@@ -188,18 +190,19 @@ CONTRACTION = Figure(
     key="iteration-contraction",
     title="Is the gradient step w ↦ w − η∇f(w) contractive?",
     compute=contraction_traces,
-    sliders=[Slider.logspace("scale", "data scale s (features multiplied by s)", 0.25, 4.0, 13, 1.0)],
+    sliders=[Slider.logspace("scale", "data scale (factor on the features)", 0.25, 4.0, 13, 1.0)],
     x_label="step size η in units of 2/β",
     y_label="sup ‖ψ(w) − ψ(v)‖ / ‖w − v‖",
-    caption="β is the smoothness constant of each loss on the data (squared: λ<sub>max</sub>(XᵀX/m); logistic: "
-            "λ<sub>max</sub>/4). Ratios are the largest over 300 random pairs in the ball of radius 3. The squared "
-            "loss stops being contractive exactly at η = 2/β at every scale; the logistic loss's curvature is below "
-            "its bound away from the origin, so it stays contractive somewhat past 2/β, more so for larger data.",
+    caption="β is the smoothness constant of each loss on the data (squared: λ_max(XᵀX/n), the largest "
+            "eigenvalue; logistic: λ_max/4); the λ_i are the eigenvalues of XᵀX/n. Ratios are the largest over "
+            "300 random pairs in the ball of radius 3. The squared loss stops being contractive exactly at η = 2/β "
+            "at every scale; the logistic loss's curvature is below its bound away from the origin, so it stays "
+            "contractive somewhat past 2/β, more so for larger data.",
 )
 
 SHIFTED_DIVERGENCE = Figure(
     key="iteration-shifted-divergence",
-    title="The shifted divergence (S0-05): moving the first argument by at most z",
+    title="The shifted Rényi divergence: moving the first argument by at most z",
     compute=shifted_divergence_traces,
     sliders=[
         Slider.logspace("alpha", "α (order)", 1.5, 32.0, 12, 3.0),
@@ -210,13 +213,13 @@ SHIFTED_DIVERGENCE = Figure(
     y_range=(0.0, 4.0),
     caption="Lines: the package's bound on D_α^(z)(ζ + x ‖ ζ), the divergence left after moving ζ + x towards ζ by "
             "min(z, |x|) (exact at z = 0 and for z ≥ |x|, where it is 0). Both fall with z (monotonicity) and reach 0 "
-            "at z = |x| (grey). Black dotted: seed 000's definition as printed, which is 0 whatever α, x and z. "
+            "at z = |x| (grey). Black dotted: an infimum over an unconstrained second argument, 0 whatever α, x and z. "
             "Values above 4 nats leave the plot.",
 )
 
 SHIFT_COST = Figure(
     key="iteration-shift-cost",
-    title="How well noise hides a shift (S0-06): Dα(ζ + x ‖ ζ) and Rα(ζ, a)",
+    title="How well noise hides a shift: D<sub>α</sub>(ζ + x ‖ ζ) and R<sub>α</sub>(ζ, a)",
     compute=shift_cost_traces,
     sliders=[
         Slider.logspace("alpha", "α (order)", 1.5, 32.0, 12, 2.0),
@@ -233,7 +236,7 @@ SHIFT_COST = Figure(
 
 SHIFT_REDUCTION = Figure(
     key="iteration-shift-reduction",
-    title="Shift reduction (S1-02): U = ζ₀ + d, V = ζ₀, ζ a copy of ζ₀, z = 0",
+    title="Shift reduction with U = ζ₀ + d, V = ζ₀, ζ an independent copy of ζ₀, z = 0",
     compute=shift_reduction_traces,
     sliders=[
         Slider.logspace("alpha", "α (order)", 1.5, 16.0, 12, 4.0),

@@ -16,8 +16,8 @@ _NAMES = {
     "laplace": "Laplace",
     "logistic": "logistic",
     "sech": "hyperbolic secant",
-    "student-t3": "Student t, ν = 3",
-    "student-t5": "Student t, ν = 5",
+    "student-t3": "Student t, 3 degrees of freedom",
+    "student-t5": "Student t, 5 degrees of freedom",
     "mixture": "½ Gaussian + ½ Laplace",
 }
 
@@ -36,8 +36,8 @@ def fingerprint_traces(n):
     corr = np.array([r["correlation"] for r in rows])
     bias = np.array([r["bias2"] for r in rows])
     return [
-        Trace("correlation E[(f − P)Σ(X<sub>i</sub> − P)]", EPSILONS, corr),
-        Trace("squared bias E<sub>P</sub>[(E<sub>X</sub>f − P)²]", EPSILONS, bias),
+        Trace("correlation E[(f − θ)Σ(X<sub>i</sub> − θ)]", EPSILONS, corr),
+        Trace("squared bias E<sub>θ</sub>[(E<sub>X</sub>f − θ)²]", EPSILONS, bias),
         Trace("sum (the dichotomy's left side)", EPSILONS, corr + bias, dash="dash"),
         Trace("1/12", EPSILONS[[0, -1]], np.full(2, 1 / 12), dash="dot"),
     ]
@@ -66,8 +66,8 @@ FINGERPRINT = Figure(
     x_label="ε of the mean's Laplace noise (log scale)",
     y_label="value",
     x_log=True,
-    caption="Exact sums over k = ΣX<sub>i</sub> with Beta integrals. Small ε: no correlation, large bias; "
-            "large ε: correlation → E[P(1 − P)] = 1/6. The sum never drops below 1/12.",
+    caption="Exact sums over j = ΣX_i with Beta integrals. Small ε: no correlation, large bias; "
+            "large ε: correlation → E[θ(1 − θ)] = 1/6. The sum never drops below 1/12.",
 )
 
 FIGURES = {f.key: f for f in (NOISE, FINGERPRINT)}
