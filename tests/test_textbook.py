@@ -141,8 +141,8 @@ def test_every_glossary_term_is_used():
 
 _GREEK = re.compile(r"\\(alpha|beta|gamma|delta|varepsilon|epsilon|zeta|eta|theta|lambda|mu|nu|xi|pi|rho|"
                     r"sigma|tau|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Phi|Psi|Omega)\b")
-_STATEMENT = re.compile(r"```\{prf:(?:definition|theorem|lemma|proposition|corollary|property|conjecture)\}"
-                        r"(.*?)\n```", re.S)
+_STATEMENT = re.compile(r"(```|:::+)\{prf:(?:definition|theorem|lemma|proposition|corollary|property|conjecture)\}"
+                        r"(.*?)\n\1(?!\S)", re.S)
 
 
 def test_greek_letters_of_statements_are_on_the_notation_page():
@@ -152,7 +152,7 @@ def test_greek_letters_of_statements_are_on_the_notation_page():
     for nb in sorted(BOOK.glob("*.ipynb")):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-        for body in _STATEMENT.findall(text):
+        for _, body in _STATEMENT.findall(text):
             for letter in set(_GREEK.findall(body)) - listed:
                 missing.setdefault(letter, nb.name)
     assert not missing, f"symbols in statements missing from the notation page: {missing}"
