@@ -84,6 +84,21 @@ def check_count(k, name, *, minimum=1):
     return arr
 
 
+def check_pmf_pair(p, q, *, require_same_support=True):
+    """Two 1-D pmfs of equal length (entries ≥ 0 summing to 1), as float arrays; with
+    ``require_same_support`` also the same support (where a privacy loss is defined)."""
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    if p.ndim != 1 or p.shape != q.shape:
+        raise ValueError(f"p and q must be 1-D pmfs of equal length (got shapes {p.shape}, {q.shape})")
+    for name, v in (("p", p), ("q", q)):
+        if np.any(~np.isfinite(v)) or np.any(v < 0) or not np.isclose(v.sum(), 1.0, rtol=0, atol=1e-9):
+            raise ValueError(f"{name} must be a pmf: entries in [0, 1] summing to 1")
+    if require_same_support and np.any((p > 0) != (q > 0)):
+        raise ValueError("p and q must have the same support (the privacy loss is undefined otherwise)")
+    return p, q
+
+
 def scalar_or_array(arr):
     """Return a Python float for 0-d results, the array otherwise."""
     arr = np.asarray(arr)

@@ -26,6 +26,7 @@ from ._validation import (
     check_delta,
     check_interval,
     check_nonnegative,
+    check_pmf_pair,
     check_positive,
     scalar_or_array,
 )
@@ -338,26 +339,13 @@ def hockey_stick_divergence(p, q, epsilon):
     >>> round(hockey_stick_divergence([0.75, 0.25], [0.25, 0.75], 0.0), 12)
     0.5
     """
-    p, q = _check_pmf_pair(p, q, require_same_support=False)
+    p, q = check_pmf_pair(p, q, require_same_support=False)
     eps = check_nonnegative(epsilon, "epsilon", allow_inf=True)
     with np.errstate(over="ignore", invalid="ignore"):
         terms = p[None, :] - np.exp(np.ravel(eps))[:, None] * q[None, :]
         terms = np.where(q[None, :] == 0, p[None, :], terms)
     out = np.maximum(terms, 0.0).sum(axis=1).reshape(np.shape(eps))
     return scalar_or_array(out)
-
-
-def _check_pmf_pair(p, q, require_same_support=True):
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
-    if p.ndim != 1 or p.shape != q.shape:
-        raise ValueError(f"p and q must be 1-D pmfs of equal length (got shapes {p.shape}, {q.shape})")
-    for name, v in (("p", p), ("q", q)):
-        if np.any(~np.isfinite(v)) or np.any(v < 0) or not np.isclose(v.sum(), 1.0, rtol=0, atol=1e-9):
-            raise ValueError(f"{name} must be a pmf: entries in [0, 1] summing to 1")
-    if require_same_support and np.any((p > 0) != (q > 0)):
-        raise ValueError("p and q must have the same support (the privacy loss is undefined otherwise)")
-    return p, q
 
 
 # ---------------------------------------------------------------------------
@@ -580,7 +568,7 @@ def privacy_loss_discrete(p, q):
     >>> [round(float(z), 6) for z in loss.atoms]
     [0.693147, -0.405465]
     """
-    p, q = _check_pmf_pair(p, q)
+    p, q = check_pmf_pair(p, q)
     on = p > 0
     with np.errstate(divide="ignore"):
         lp, lq = np.log(p), np.log(q)

@@ -33,10 +33,11 @@ from ._validation import (
     check_interval,
     check_nonnegative,
     check_order,
+    check_pmf_pair,
     scalar_or_array,
 )
 from .divergence import renyi_divergence
-from .privacy_loss import _check_pmf_pair, hockey_stick_divergence
+from .privacy_loss import hockey_stick_divergence
 
 __all__ = [
     "post_processing_sides",
@@ -354,7 +355,7 @@ def approximate_renyi_divergence(p, q, alpha, delta):
     >>> approximate_renyi_divergence(p, q, 2.0, 0.5) < 1e-6  # δ = TV distance
     True
     """
-    p, q = _check_pmf_pair(p, q)
+    p, q = check_pmf_pair(p, q)
     a_ = float(check_order(alpha))
     d = float(check_interval(delta, "delta", 0, 1, closed_high=False))
     if d == 0.0:
@@ -427,7 +428,7 @@ def decompose_dp_pair(p, q, epsilon):
     >>> round(dec.delta_prime, 12)  # max(δ_P‖Q, δ_Q‖P) = max(0.2, 0.3)
     0.3
     """
-    p, q = _check_pmf_pair(p, q, require_same_support=False)
+    p, q = check_pmf_pair(p, q, require_same_support=False)
     e = float(check_nonnegative(epsilon, "epsilon"))
     E = np.exp(e)
     S, T = p > q, q > p
@@ -493,7 +494,7 @@ def randomized_response_decomposition(p, q, epsilon, delta):
     >>> [round(float(x), 6) for x in r.a]
     [0.571429, 0.428571, 0.0]
     """
-    p, q = _check_pmf_pair(p, q, require_same_support=False)
+    p, q = check_pmf_pair(p, q, require_same_support=False)
     e = float(check_nonnegative(epsilon, "epsilon"))
     d = float(check_interval(delta, "delta", 0, 1, closed_high=False))
     dec = decompose_dp_pair(p, q, e)
@@ -547,7 +548,7 @@ def bayesian_event_probability(p, q, epsilon):
     >>> bayesian_event_probability([0.6, 0.4], [0.2, 0.8], np.log(2.0))
     array([0.66666667, 1.        ])
     """
-    p, q = _check_pmf_pair(p, q, require_same_support=False)
+    p, q = check_pmf_pair(p, q, require_same_support=False)
     e = float(check_nonnegative(epsilon, "epsilon"))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(p > 0, np.exp(e) * q / np.where(p > 0, p, 1.0), 1.0)

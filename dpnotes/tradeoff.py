@@ -27,6 +27,7 @@ from ._validation import (
     check_delta,
     check_interval,
     check_nonnegative,
+    check_pmf_pair,
     check_positive,
     scalar_or_array,
 )
@@ -188,7 +189,7 @@ def tradeoff_discrete(p, q, alpha_type1):
     >>> round(tradeoff_discrete([0.75, 0.25], [0.25, 0.75], 0.5), 12)  # (1 − 0.5)/3
     0.166666666667
     """
-    p, q = _check_pmfs(p, q)
+    p, q = check_pmf_pair(p, q, require_same_support=False)
     a = _check_alpha_type1(alpha_type1)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(p > 0, q / np.where(p > 0, p, 1.0), np.where(q > 0, np.inf, 0.0))
@@ -200,17 +201,6 @@ def tradeoff_discrete(p, q, alpha_type1):
     # a run of equal type I errors (outcomes that P never produces): keep its smallest type II error
     keep = np.concatenate([xs[1:] != xs[:-1], [True]])
     return scalar_or_array(np.interp(a, xs[keep], ys[keep]))
-
-
-def _check_pmfs(p, q):
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
-    if p.ndim != 1 or p.shape != q.shape or p.size == 0:
-        raise ValueError(f"p and q must be 1-D pmfs of equal length (got shapes {p.shape}, {q.shape})")
-    for name, v in (("p", p), ("q", q)):
-        if np.any(~np.isfinite(v)) or np.any(v < 0) or not np.isclose(v.sum(), 1.0, rtol=0, atol=1e-9):
-            raise ValueError(f"{name} must be a pmf: entries in [0, 1] summing to 1")
-    return p, q
 
 
 def tradeoff_epsilon_delta(alpha_type1, epsilon, delta=0.0):
