@@ -19,6 +19,7 @@ from scipy.special import expit, log1p
 
 from ._validation import check_count, check_delta, check_nonnegative, check_positive, check_probability
 from .conversion import epsilon_from_rdp
+from .dpsgd_training import clip_rows, logistic_gradients
 from .orders import DEFAULT_ORDERS
 from .subsampling import rdp_subsampled_gaussian
 
@@ -577,11 +578,6 @@ def membership_accuracy_bound(epsilon, delta=0.0):
     return float(out) if np.ndim(out) == 0 else out
 
 
-def _clip_rows(g, c):
-    norms = np.linalg.norm(g, axis=-1, keepdims=True)
-    return g * np.minimum(1.0, c / np.maximum(norms, 1e-300))
-
-
 def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0, checkpoints=None):
     r"""Logistic regression trained by DP-SGD (noisy clipped gradient descent).
 
@@ -592,7 +588,9 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
               \operatorname{clip}_C\big(\nabla\ell(\theta_t, (x_i, y_i))\big) + \mathcal N(0, \sigma^2C^2 I)\Big)
               - \eta\gamma\theta_t .
 
-    σ = 0 is plain (clipped) gradient descent, the unprotected baseline.
+    σ = 0 is plain (clipped) gradient descent, the unprotected baseline. This is
+    :func:`dpnotes.dpsgd_training.dp_sgd` (whose clipping and gradients it uses)
+    with a ridge term and checkpoints, for the experiments of chapters 00 and 10.
 
     Parameters
     ----------
@@ -645,9 +643,8 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
     saved = []
     for t in range(1, steps + 1):
         batch = rng.random(n) < q if q < 1 else np.ones(n, dtype=bool)
-        xb, yb = x[batch], y[batch]
-        g = -(yb * expit(-yb * (xb @ theta)))[:, None] * xb
-        total = _clip_rows(g, c).sum(axis=0) + sigma * c * rng.standard_normal(d)
+        g = logistic_gradients(theta, x[batch], y[batch])
+        total = clip_rows(g, c).sum(axis=0) + sigma * c * rng.standard_normal(d)
         theta = theta - eta * (total / (q * n) + lam * theta)
         if checkpoints is not None and t in keep:
             saved.append(theta.copy())
