@@ -38,6 +38,7 @@ __all__ = [
     "zcdp_from_pure_dp",
     "laplace_scale_for_queries",
     "gaussian_sigma_exact",
+    "gaussian_sigma_classical",
     "gaussian_variance_advanced_composition",
     "delta_prime_minimising_variance",
 ]
@@ -407,6 +408,50 @@ def gaussian_sigma_exact(epsilon, delta, sensitivity=1.0):
         hi += 2.0
     lm = optimize.brentq(f, lo, hi, xtol=1e-15, rtol=1e-15)
     return d / float(np.exp(lm))
+
+
+def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
+    r"""The classical noise scale of the Gaussian mechanism, valid for ε < 1.
+
+    .. math:: \sigma = \frac{\Delta_2\sqrt{2\log(1.25/\delta)}}{\varepsilon},\qquad 0 < \varepsilon < 1.
+
+    With this σ (or more) the Gaussian mechanism is (ε, δ)-DP. The guarantee is a
+    theorem only for ε < 1, so larger ε raise. The exact smallest σ
+    (:func:`dpnotes.composition.gaussian_sigma_exact`) is always smaller.
+
+    Parameters
+    ----------
+    epsilon : float or array, ε ∈ (0, 1)
+    delta : float or array, δ ∈ (0, 1)
+    sensitivity : float or array, Δ₂ ∈ (0, ∞), default 1
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If ε ∉ (0, 1), δ ∉ (0, 1) or Δ₂ ≤ 0.
+
+    References
+    ----------
+    Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
+    Theorem A.1; Dwork, Kenthapadi, McSherry, Mironov & Naor (2006).
+
+    Used in: book/00b-foundations
+
+    Examples
+    --------
+    >>> round(gaussian_sigma_classical(0.5, 1e-5), 6)
+    9.689611
+    >>> gaussian_sigma_classical(0.5, 1e-5, sensitivity=2.0) == 2 * gaussian_sigma_classical(0.5, 1e-5)
+    True
+    """
+    eps = check_interval(epsilon, "epsilon", 0, 1, closed_low=False, closed_high=False)
+    d = check_delta(delta)
+    s = check_positive(sensitivity, "sensitivity")
+    return scalar_or_array(s * np.sqrt(2.0 * np.log(1.25 / d)) / eps)
 
 
 def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,

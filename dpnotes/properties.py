@@ -29,6 +29,7 @@ from scipy import optimize
 from scipy.special import logsumexp
 
 from ._validation import (
+    check_count,
     check_delta,
     check_interval,
     check_nonnegative,
@@ -44,6 +45,7 @@ __all__ = [
     "quasi_convexity_sides",
     "triangle_bound",
     "group_privacy_bound",
+    "group_privacy_epsilon_delta",
     "pure_dp_rdp_bound",
     "moment_difference_bound",
     "approximate_rdp_delta_hat",
@@ -216,6 +218,52 @@ def group_privacy_bound(rho1, rho2, alpha):
     r2 = check_nonnegative(rho2, "rho2")
     a = check_order(alpha, allow_one=True)
     return scalar_or_array((np.sqrt(r1) + np.sqrt(r2)) ** 2 * a)
+
+
+def group_privacy_epsilon_delta(epsilon, delta, k):
+    r"""The (ε, δ) guarantee for data sets k neighbouring steps apart, from an (ε, δ)-DP mechanism.
+
+    .. math:: (\varepsilon_k, \delta_k) = \big(k\varepsilon,\; k\,e^{(k-1)\varepsilon}\delta\big)
+
+    Chaining the (ε, δ) inequality along S = S₀, S₁, …, S_k = S′ gives the slack
+    δ(1 + e^ε + … + e^{(k−1)ε}), at most k e^{(k−1)ε} δ, the form returned here.
+    With δ = 0: an ε-DP mechanism is kε-DP for groups of k.
+
+    Parameters
+    ----------
+    epsilon : float or array, ε ∈ [0, ∞)
+    delta : float or array, δ ∈ [0, 1]
+    k : int or array, the group size k ≥ 1
+
+    Returns
+    -------
+    (float or ndarray, float or ndarray)
+        kε and k e^{(k−1)ε} δ (the latter may exceed 1, when the guarantee is void).
+
+    Raises
+    ------
+    ValueError
+        If ε < 0, δ ∉ [0, 1] or k is not an integer ≥ 1.
+
+    References
+    ----------
+    Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
+    Chapter 2 (group privacy for pure DP); the (ε, δ) form by the same chaining.
+
+    Used in: book/00b-foundations
+
+    Examples
+    --------
+    >>> group_privacy_epsilon_delta(0.5, 0.0, 3)
+    (1.5, 0.0)
+    >>> eps_k, delta_k = group_privacy_epsilon_delta(1.0, 1e-6, 2)
+    >>> eps_k, round(delta_k / 1e-6, 10)  # 2e
+    (2.0, 5.4365636569)
+    """
+    eps = check_nonnegative(epsilon, "epsilon")
+    d = check_interval(delta, "delta", 0, 1)
+    k = check_count(k, "k")
+    return scalar_or_array(k * eps), scalar_or_array(k * np.exp((k - 1.0) * eps) * d)
 
 
 def pure_dp_rdp_bound(p, q, alpha):

@@ -10,11 +10,11 @@ trade-off function is the smallest type II error at each type I error,
 attained by likelihood-ratio tests (Neyman & Pearson 1933). (ε, δ)-DP holds
 exactly when T_{P,Q} ≥ f_{ε,δ} for every pair of neighbours (Wasserman & Zhou
 2010; Kairouz, Oh & Viswanath 2015; Dong, Roth & Su 2022). This module holds
-the trade-off functions of the book's mechanisms, the boundary f_{ε,δ} of the
-(ε, δ) region, and the classical calibration of the Gaussian mechanism that the
-foundations chapter compares with the exact one
-(:func:`dpnotes.composition.gaussian_sigma_exact`), and group privacy. The privacy profile of
-μ-GDP is :func:`dpnotes.privacy_loss.delta_gaussian` (the same formula).
+the trade-off functions of the book's mechanisms and the boundary f_{ε,δ} of the
+(ε, δ) region. The privacy profile of μ-GDP is :func:`dpnotes.privacy_loss.delta_gaussian`
+(the same formula); the classical calibration of the Gaussian mechanism is
+:func:`dpnotes.composition.gaussian_sigma_classical`, beside the exact one, and the
+(ε, δ) form of group privacy is :func:`dpnotes.properties.group_privacy_epsilon_delta`.
 
 Used in: book/00b-foundations, book/04-hypothesis-testing
 """
@@ -23,12 +23,9 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ._validation import (
-    check_count,
-    check_delta,
     check_interval,
     check_nonnegative,
     check_pmf_pair,
-    check_positive,
     scalar_or_array,
 )
 
@@ -37,8 +34,6 @@ __all__ = [
     "tradeoff_laplace",
     "tradeoff_discrete",
     "tradeoff_epsilon_delta",
-    "gaussian_sigma_classical",
-    "group_privacy_epsilon_delta",
 ]
 
 
@@ -253,93 +248,3 @@ def tradeoff_epsilon_delta(alpha_type1, epsilon, delta=0.0):
         steep = np.where(a > 0, 1.0 - d - np.exp(eps) * a, 1.0 - d)
         flat = np.exp(-eps) * (1.0 - d - a)
     return scalar_or_array(np.maximum(0.0, np.maximum(steep, flat)))
-
-
-def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
-    r"""The classical noise scale of the Gaussian mechanism, valid for ε < 1.
-
-    .. math:: \sigma = \frac{\Delta_2\sqrt{2\log(1.25/\delta)}}{\varepsilon},\qquad 0 < \varepsilon < 1.
-
-    With this σ (or more) the Gaussian mechanism is (ε, δ)-DP. The guarantee is a
-    theorem only for ε < 1, so larger ε raise. The exact smallest σ
-    (:func:`dpnotes.composition.gaussian_sigma_exact`) is always smaller.
-
-    Parameters
-    ----------
-    epsilon : float or array, ε ∈ (0, 1)
-    delta : float or array, δ ∈ (0, 1)
-    sensitivity : float or array, Δ₂ ∈ (0, ∞), default 1
-
-    Returns
-    -------
-    float or ndarray
-
-    Raises
-    ------
-    ValueError
-        If ε ∉ (0, 1), δ ∉ (0, 1) or Δ₂ ≤ 0.
-
-    References
-    ----------
-    Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
-    Theorem A.1; Dwork, Kenthapadi, McSherry, Mironov & Naor (2006).
-
-    Used in: book/00b-foundations
-
-    Examples
-    --------
-    >>> round(gaussian_sigma_classical(0.5, 1e-5), 6)
-    9.689611
-    >>> gaussian_sigma_classical(0.5, 1e-5, sensitivity=2.0) == 2 * gaussian_sigma_classical(0.5, 1e-5)
-    True
-    """
-    eps = check_interval(epsilon, "epsilon", 0, 1, closed_low=False, closed_high=False)
-    d = check_delta(delta)
-    s = check_positive(sensitivity, "sensitivity")
-    return scalar_or_array(s * np.sqrt(2.0 * np.log(1.25 / d)) / eps)
-
-
-def group_privacy_epsilon_delta(epsilon, delta, k):
-    r"""The (ε, δ) guarantee for data sets k neighbouring steps apart, from an (ε, δ)-DP mechanism.
-
-    .. math:: (\varepsilon_k, \delta_k) = \big(k\varepsilon,\; k\,e^{(k-1)\varepsilon}\delta\big)
-
-    Chaining the (ε, δ) inequality along S = S₀, S₁, …, S_k = S′ gives the slack
-    δ(1 + e^ε + … + e^{(k−1)ε}), at most k e^{(k−1)ε} δ, the form returned here.
-    With δ = 0: an ε-DP mechanism is kε-DP for groups of k.
-
-    Parameters
-    ----------
-    epsilon : float or array, ε ∈ [0, ∞)
-    delta : float or array, δ ∈ [0, 1]
-    k : int or array, the group size k ≥ 1
-
-    Returns
-    -------
-    (float or ndarray, float or ndarray)
-        kε and k e^{(k−1)ε} δ (the latter may exceed 1, when the guarantee is void).
-
-    Raises
-    ------
-    ValueError
-        If ε < 0, δ ∉ [0, 1] or k is not an integer ≥ 1.
-
-    References
-    ----------
-    Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
-    Chapter 2 (group privacy for pure DP); the (ε, δ) form by the same chaining.
-
-    Used in: book/00b-foundations
-
-    Examples
-    --------
-    >>> group_privacy_epsilon_delta(0.5, 0.0, 3)
-    (1.5, 0.0)
-    >>> eps_k, delta_k = group_privacy_epsilon_delta(1.0, 1e-6, 2)
-    >>> eps_k, round(delta_k / 1e-6, 10)  # 2e
-    (2.0, 5.4365636569)
-    """
-    eps = check_nonnegative(epsilon, "epsilon")
-    d = check_interval(delta, "delta", 0, 1)
-    k = check_count(k, "k")
-    return scalar_or_array(k * eps), scalar_or_array(k * np.exp((k - 1.0) * eps) * d)

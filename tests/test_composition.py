@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from scipy.stats import binom
 
 from dpnotes.composition import (
+    gaussian_sigma_classical,
     delta_prime_minimising_variance,
     epsilon_advanced_composition,
     epsilon_delta_advanced_composition,
@@ -229,3 +230,44 @@ def test_validation_errors():
     with pytest.raises(ValueError, match="delta_prime"):
         gaussian_variance_advanced_composition(10, 1.0, 1e-5, 2e-5)
     assert hockey_stick_divergence([1.0, 0.0], [0.0, 1.0], 5.0) == 1.0
+
+
+# ---------------------------------------------------------------------------
+# the classical calibration of the Gaussian mechanism, against the exact one and dp-accounting's
+# ---------------------------------------------------------------------------
+
+
+def test_classical_calibration_is_valid_and_above_the_exact_one():
+    for eps in [0.01, 0.1, 0.5, 0.9, 0.999]:
+        for delta in [1e-12, 1e-6, 1e-3, 0.1, 0.5, 0.9]:
+            classical = gaussian_sigma_classical(eps, delta)
+            assert classical >= gaussian_sigma_exact(eps, delta)
+            assert delta_gaussian(eps, 1 / classical) <= delta
+    # the formula typed in
+    assert gaussian_sigma_classical(0.3, 1e-7, 2.5) == pytest.approx(2.5 * np.sqrt(2 * np.log(1.25e7)) / 0.3, rel=1e-14)
+
+
+def test_exact_calibration_matches_dp_accounting():
+    from dp_accounting.pld import accountant, common
+
+    for eps, delta in [(0.5, 1e-5), (1.0, 1e-6), (2.0, 1e-3)]:
+        ref = accountant.get_smallest_gaussian_noise(common.DifferentialPrivacyParameters(eps, delta), 1)
+        assert gaussian_sigma_exact(eps, delta) == pytest.approx(ref, rel=1e-3)
+
+
+def test_classical_formula_fails_beyond_epsilon_one():
+    # the rule's σ scales as 1/ε; at ε = 10, δ = 1e-10 it is too small (the chapter's example)
+    sigma_rule = np.sqrt(2 * np.log(1.25e10)) / 10
+    assert delta_gaussian(10.0, 1 / sigma_rule) > 1e-10
+    with pytest.raises(ValueError, match="epsilon"):
+        gaussian_sigma_classical(10.0, 1e-10)
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: gaussian_sigma_classical(1.0, 1e-5), "epsilon"),
+    (lambda: gaussian_sigma_classical(0.5, 0.0), "delta"),
+    (lambda: gaussian_sigma_classical(0.5, 1e-5, 0.0), "sensitivity"),
+])
+def test_classical_calibration_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

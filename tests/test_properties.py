@@ -8,6 +8,7 @@ from scipy.stats import laplace, norm
 from dpnotes.divergence import renyi_divergence
 from dpnotes.privacy_loss import delta_gaussian, hockey_stick_divergence
 from dpnotes.properties import (
+    group_privacy_epsilon_delta,
     approximate_rdp_delta_hat,
     approximate_renyi_divergence,
     bayesian_event_probability,
@@ -268,3 +269,24 @@ def test_validation_errors():
         randomized_response_decomposition([0.9, 0.1], [0.1, 0.9], 0.1, 0.01)
     with pytest.raises(ValueError, match="sign"):
         approximate_rdp_delta_hat(2.0, 1.0, 1.0, sign="x")
+
+
+# the (ε, δ) form of group privacy, by chaining
+
+def test_group_privacy_by_chaining_randomized_response_pairs():
+    # a chain of k (ε, δ) steps: the bound holds with the geometric sum, which k e^{(k−1)ε} δ dominates
+    for eps, delta, k in [(0.5, 1e-3, 2), (0.2, 1e-6, 5), (1.0, 0.01, 3)]:
+        eps_k, delta_k = group_privacy_epsilon_delta(eps, delta, k)
+        assert eps_k == pytest.approx(k * eps)
+        assert delta_k >= delta * sum(np.exp(j * eps) for j in range(k)) - 1e-18
+        assert delta_k == pytest.approx(k * np.exp((k - 1) * eps) * delta, rel=1e-14)
+    # pure DP: the Laplace mechanism on data sets k steps apart is exactly kε-DP (its δ at kε vanishes)
+    from dpnotes import delta_laplace
+
+    assert delta_laplace(3 * 0.5, 2.0, sensitivity=3.0) == 0.0
+    assert delta_laplace(3 * 0.5 - 1e-6, 2.0, sensitivity=3.0) > 0.0
+
+
+def test_group_privacy_epsilon_delta_bad_input_names_the_parameter():
+    with pytest.raises(ValueError, match="k"):
+        group_privacy_epsilon_delta(0.5, 1e-5, 2.5)

@@ -8,8 +8,7 @@
   (Kairouz, Oh & Viswanath 2015) by the linear program, and the equivalence "(ε, δ) inequality on every
   event ⇔ trade-off curve above f_{ε,δ}" on random pmf pairs;
 - the duality between G_μ and the privacy profile δ(ε): the envelope of the boundaries f_{ε,δ(ε)}, and
-  δ(ε) = sup_α (1 − α − e^ε G_μ(α)) against dp-accounting's Gaussian privacy loss;
-- the classical calibration against the exact privacy profile and dp-accounting's calibration.
+  δ(ε) = sup_α (1 − α − e^ε G_μ(α)) against dp-accounting's Gaussian privacy loss.
 """
 
 import mpmath as mp
@@ -19,9 +18,7 @@ from scipy import integrate, optimize, stats
 
 from dpnotes import (
     delta_gaussian,
-    gaussian_sigma_classical,
     gaussian_sigma_exact,
-    group_privacy_epsilon_delta,
     tradeoff_discrete,
     tradeoff_epsilon_delta,
     tradeoff_gaussian,
@@ -272,51 +269,6 @@ def test_profile_from_the_curve_matches_dp_accounting(sigma):
 
 
 # ---------------------------------------------------------------------------
-# calibrations and group privacy
-# ---------------------------------------------------------------------------
-
-
-def test_classical_calibration_is_valid_and_above_the_exact_one():
-    for eps in [0.01, 0.1, 0.5, 0.9, 0.999]:
-        for delta in [1e-12, 1e-6, 1e-3, 0.1, 0.5, 0.9]:
-            classical = gaussian_sigma_classical(eps, delta)
-            assert classical >= gaussian_sigma_exact(eps, delta)
-            assert delta_gaussian(eps, 1 / classical) <= delta
-    # the formula typed in
-    assert gaussian_sigma_classical(0.3, 1e-7, 2.5) == pytest.approx(2.5 * np.sqrt(2 * np.log(1.25e7)) / 0.3, rel=1e-14)
-
-
-def test_exact_calibration_matches_dp_accounting():
-    from dp_accounting.pld import accountant, common
-
-    for eps, delta in [(0.5, 1e-5), (1.0, 1e-6), (2.0, 1e-3)]:
-        ref = accountant.get_smallest_gaussian_noise(common.DifferentialPrivacyParameters(eps, delta), 1)
-        assert gaussian_sigma_exact(eps, delta) == pytest.approx(ref, rel=1e-3)
-
-
-def test_classical_formula_fails_beyond_epsilon_one():
-    # the rule's σ scales as 1/ε; at ε = 10, δ = 1e-10 it is too small (the chapter's example)
-    sigma_rule = np.sqrt(2 * np.log(1.25e10)) / 10
-    assert delta_gaussian(10.0, 1 / sigma_rule) > 1e-10
-    with pytest.raises(ValueError, match="epsilon"):
-        gaussian_sigma_classical(10.0, 1e-10)
-
-
-def test_group_privacy_by_chaining_randomized_response_pairs():
-    # a chain of k (ε, δ) steps: the bound holds with the geometric sum, which k e^{(k−1)ε} δ dominates
-    for eps, delta, k in [(0.5, 1e-3, 2), (0.2, 1e-6, 5), (1.0, 0.01, 3)]:
-        eps_k, delta_k = group_privacy_epsilon_delta(eps, delta, k)
-        assert eps_k == pytest.approx(k * eps)
-        assert delta_k >= delta * sum(np.exp(j * eps) for j in range(k)) - 1e-18
-        assert delta_k == pytest.approx(k * np.exp((k - 1) * eps) * delta, rel=1e-14)
-    # pure DP: the Laplace mechanism on data sets k steps apart is exactly kε-DP (its δ at kε vanishes)
-    from dpnotes import delta_laplace
-
-    assert delta_laplace(3 * 0.5, 2.0, sensitivity=3.0) == 0.0
-    assert delta_laplace(3 * 0.5 - 1e-6, 2.0, sensitivity=3.0) > 0.0
-
-
-# ---------------------------------------------------------------------------
 # errors name the parameter
 # ---------------------------------------------------------------------------
 
@@ -331,10 +283,6 @@ def test_group_privacy_by_chaining_randomized_response_pairs():
     (lambda: tradeoff_epsilon_delta(0.5, 1.0, 1.5), "delta"),
     (lambda: tradeoff_discrete([0.5, 0.5], [1.0], 0.5), "equal length"),
     (lambda: tradeoff_discrete([0.5, 0.6], [0.5, 0.5], 0.5), "pmf"),
-    (lambda: gaussian_sigma_classical(1.0, 1e-5), "epsilon"),
-    (lambda: gaussian_sigma_classical(0.5, 0.0), "delta"),
-    (lambda: gaussian_sigma_classical(0.5, 1e-5, 0.0), "sensitivity"),
-    (lambda: group_privacy_epsilon_delta(0.5, 1e-5, 2.5), "k"),
 ])
 def test_bad_input_raises_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):

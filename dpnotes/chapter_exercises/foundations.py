@@ -8,7 +8,7 @@ import numpy as np
 from ..composition import gaussian_sigma_exact
 from ..exercises import Exercise
 from ..privacy_loss import delta_gaussian
-from ..tradeoff import group_privacy_epsilon_delta
+from ..properties import group_privacy_epsilon_delta
 
 Exercise(
     "foundations-laplace-epsilon",
