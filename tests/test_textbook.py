@@ -103,16 +103,12 @@ def test_bibliography_entries_link_to_the_papers():
 
 
 def test_bibliography_page_lists_every_entry_with_a_link():
-    page = _soup("book/bibliography")
-    items = page.select("div.citation, dl.citation > dt, .bibliography dt, div[role=list] div.citation")
-    text = page.get_text(" ")
-    hrefs = [a["href"] for a in page.select("a[href]")]
+    hrefs = [a["href"] for a in _soup("book/bibliography").select("a[href]")]
     for _, key, body in _bib_entries():
         doi = re.search(r"doi\s*=\s*\{([^}]+)\}", body)
         arxiv = re.search(r"eprint\s*=\s*\{([^}]+)\}", body)
         ident = doi.group(1) if doi else arxiv.group(1)
         assert any(ident in h for h in hrefs), f"{key}: {ident} is not a link on the bibliography page"
-    assert items or text, "empty bibliography page"
 
 
 def test_every_bibliography_entry_is_cited():
