@@ -5,6 +5,8 @@ import pytest
 from scipy import integrate, stats
 
 from dpnotes.noise_comparison import (
+    kl_smoothed_lattice_shift,
+    smoothed_lattice_variance,
     NOISE_LAWS,
     best_noise_law,
     claim26_table,
@@ -119,3 +121,61 @@ def test_noise_comparison_validation():
         shift_rdp_grid("laplace", [0.5])
     with pytest.raises(ValueError, match="Gaussian"):
         crossover_order("gaussian")
+
+
+# ------------------------------------------- S4-18: the Gaussian's KL is not minimal
+
+
+def _mp_smoothed_lattice(tau, s, shift):
+    """(variance, KL(P + Δ‖P)) by mpmath: lattice weights summed and the KL integral by quadrature."""
+    import mpmath as mp
+
+    with mp.workdps(20):
+        tau, s, shift = mp.mpf(tau), mp.mpf(s), mp.mpf(shift)
+        ks = range(-8, 9)  # weights beyond |k| = 8 are below e^{-50} for τ ≤ 0.8
+        w = [mp.exp(-k * k / (2 * tau * tau)) for k in ks]
+        total = mp.fsum(w)
+        w = [x / total for x in w]
+        variance = mp.fsum(wk * k * k for wk, k in zip(w, ks)) + s * s
+
+        def f(x):
+            return mp.fsum(wk * mp.npdf(x, k, s) for wk, k in zip(w, ks))
+
+        def integrand(x):
+            p = f(x - shift)
+            return p * mp.log(p / f(x)) if p > 0 else mp.mpf(0)
+
+        nodes = [mp.mpf(k) / 2 for k in range(-22, 25)]  # break at every half-integer
+        kl = mp.quad(integrand, nodes)
+        return float(variance), float(kl)
+
+
+@pytest.mark.parametrize("tau, s, shift", [(0.5, 0.1, 1.0), (0.5, 0.2, 1.0), (0.8, 0.3, 0.7)])
+def test_s4_18_smoothed_lattice_against_mpmath(tau, s, shift):
+    v, kl = _mp_smoothed_lattice(tau, s, shift)
+    assert smoothed_lattice_variance(tau, s) == pytest.approx(v, rel=1e-10)
+    assert kl_smoothed_lattice_shift(tau, s, shift) == pytest.approx(kl, rel=1e-8)
+
+
+def test_s4_18_a_smoothed_lattice_law_beats_the_gaussian_kl_at_equal_variance():
+    # the audit's counterexample to "among laws of equal variance the Gaussian has the smallest KL"
+    for s, (v_pub, kl_pub, gauss_pub) in [(0.1, (0.22501, 1.99999, 2.2221)), (0.2, (0.25501, 1.94851, 1.96069))]:
+        v = smoothed_lattice_variance(0.5, s)
+        kl = kl_smoothed_lattice_shift(0.5, s)
+        assert v == pytest.approx(v_pub, abs=1e-5) and kl == pytest.approx(kl_pub, abs=1e-5)
+        assert 1 / (2 * v) == pytest.approx(gauss_pub, abs=1e-4)
+        assert kl < 1 / (2 * v)
+
+
+def test_s4_18_small_shifts_obey_cramer_rao():
+    # KL(P + Δ‖P) ≈ Δ² I(P)/2 ≥ Δ²/(2v) as Δ → 0, for the same smoothed lattice law
+    v = smoothed_lattice_variance(0.5, 0.2)
+    for shift in (0.05, 0.02):
+        assert kl_smoothed_lattice_shift(0.5, 0.2, shift) > shift**2 / (2 * v)
+
+
+@pytest.mark.parametrize("args, match", [((0.01, 0.1), "tau"), ((0.5, 0.0), "smoothing"),
+                                         ((0.5, 50.0), "smoothing"), ((0.5, 0.1, 20.0), "shift")])
+def test_s4_18_smoothed_lattice_rejects_bad_input(args, match):
+    with pytest.raises(ValueError, match=match):
+        kl_smoothed_lattice_shift(*args)
