@@ -455,25 +455,29 @@ def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
 
 
 def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
-                                           calibration="classical", form="linear"):
+                                           calibration="classical", form="zcdp"):
     r"""Per-query noise variance of T Gaussian mechanisms composed by advanced composition.
 
-    The total budget (ε, δ) is split as δ = Tδ₀ + δ'; each query gets ε₀ from
-    :func:`epsilon_per_query_advanced` (``form="linear"`` is the seed's
-    ε₀ = ε/√(2T log 1/δ')) and δ₀ = (δ − δ')/T, and is calibrated by
+    The total budget (ε, δ) is split as δ = Tδ₀ + δ'; each query gets δ₀ = (δ − δ')/T
+    and the largest ε₀ whose T-fold composition stays within ε
+    (:func:`epsilon_per_query_advanced`; by default the root of
+    Tε₀²/2 + ε₀√(2T log(1/δ')) = ε), and is calibrated by
 
     .. math:: \sigma^2 = \frac{2\log(1.25/\delta_0)}{\varepsilon_0^2}\ (\text{classical}),
 
-    or by the exact Gaussian curve (``calibration="exact"``). With the seed's
-    linear rule and classical calibration,
+    or by the exact Gaussian curve (``calibration="exact"``). With the exact share the
+    choice δ' = δ₀ = δ/(T+1) gives a larger variance than δ' = δ/2 for every T ≥ 2
+    (equal at T = 1), as the tests check.
+
+    ``form="linear"`` uses the first-order share ε₀ = ε/√(2T log 1/δ'), which drops
+    the Tε₀²/2 term and so composes to ε + ε²/(4 log(1/δ')) > ε: it is **not** within
+    the budget. With it and classical calibration the variances have closed forms,
 
     * δ' = δ/2 (δ₀ = δ/2T): σ² = (4T/ε²)·log(2/δ)·log(2.5T/δ);
     * δ' = δ₀ = δ/(T+1): σ² = (4T/ε²)·log((T+1)/δ)·log(1.25(T+1)/δ).
 
-    The seed (S3-04) prints the second as "(4T/ε²) log((T+1)/δ)", dropping the
-    calibration factor log(1.25(T+1)/δ); its claim that this choice is
-    strictly worse than δ' = δ/2 holds for every T ≥ 2 (equal at T = 1), as the
-    tests check.
+    The lecture notes on advanced composition (claim S3-04) print the second as
+    "(4T/ε²) log((T+1)/δ)", dropping the calibration factor log(1.25(T+1)/δ).
 
     Parameters
     ----------
@@ -482,7 +486,7 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
     delta : float, δ ∈ (0, 1)
     delta_prime : float, δ' ∈ (0, δ)
     calibration : {"classical", "exact"}
-    form : {"linear", "zcdp", "drv"}
+    form : {"zcdp", "drv", "linear"}
 
     Returns
     -------
@@ -495,13 +499,14 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
 
     References
     ----------
-    Seed 003, S3-04; Dwork & Roth (2014), Theorem A.1 (classical calibration,
-    stated for ε₀ < 1).
+    Dwork, Rothblum & Vadhan (2010), "Boosting and differential privacy";
+    Bun & Steinke (2016), "Concentrated differential privacy" (the Tε₀²/2 term);
+    Dwork & Roth (2014), Theorem A.1 (classical calibration, stated for ε₀ < 1).
 
     Examples
     --------
     >>> k, e, d = 10, 1.0, 1e-5
-    >>> v = gaussian_variance_advanced_composition(k, e, d, d / 2)
+    >>> v = gaussian_variance_advanced_composition(k, e, d, d / 2, form="linear")
     >>> round(float(v / (4 * k / e**2 * np.log(2 / d) * np.log(2.5 * k / d))), 12)
     1.0
     """

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dpnotes.claims import CLAIMS, claims_page, findings_page
+from dpnotes.claims import CLAIMS, FINDING_STATUSES, STATUSES, claims_page, findings_page
 from dpnotes.figures import FIGURES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,9 +27,17 @@ def test_every_claim_id_has_a_row():
 
 def test_statuses_are_known():
     for c in CLAIMS.values():
-        assert c.status in {"unchecked", "supported", "corrected", "false", "open"}, c.id
-        if c.status in {"corrected", "false", "open"}:
+        assert c.status in STATUSES, c.id
+        if c.status in FINDING_STATUSES:
             assert c.note, f"{c.id}: a finding needs its note"
+            assert c.quote, f"{c.id}: a finding quotes the source passage it is about"
+
+
+def test_only_the_strong_statuses_say_the_source_is_wrong():
+    # "wrong" is reserved for findings where every reasonable reading fails
+    wrong = {s for s, row in STATUSES.items() if row["wrong"]}
+    assert wrong == {"corrected", "false", "proof"}
+    assert {"notation", "loose", "reading"} <= set(FINDING_STATUSES) - wrong
 
 
 def test_claims_page_is_up_to_date():
@@ -40,8 +48,10 @@ def test_claims_page_is_up_to_date():
 def test_findings_page_is_up_to_date():
     page = (ROOT / "book" / "findings.md").read_text(encoding="utf-8")
     assert page == findings_page(), "run `python -m dpnotes.claims` (make book does)"
-    for c in CLAIMS.values():  # every finding, and nothing else, is on the page
-        assert (f"| {c.id} |" in page) == (c.status in {"corrected", "false", "open"}), c.id
+    for c in CLAIMS.values():  # every finding, and nothing else, is on the page, with its quote
+        assert (f"**{c.id}**" in page) == (c.status in FINDING_STATUSES), c.id
+        if c.status in FINDING_STATUSES:
+            assert c.quote in page and f"(finding-{c.id.lower()})=" in page, c.id
 
 
 def test_stated_labels_exist_in_the_built_book():

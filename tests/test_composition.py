@@ -171,20 +171,43 @@ def test_s3_02_seed_scale_fails_for_huge_budgets():
     assert epsilon_advanced_composition(1 / b, k, delta, form="zcdp") > eps
 
 
-def test_s3_04_delta_prime_choices():
+def test_s3_04_delta_prime_choices_with_the_first_order_share():
+    # the closed forms of the lecture notes' first-order share ε₀ = ε/√(2T log(1/δ'))
     eps, delta = 1.0, 1e-5
     for k in (1, 2, 5, 10, 100, 1000):
-        v_half = gaussian_variance_advanced_composition(k, eps, delta, delta / 2)
-        v_alt = gaussian_variance_advanced_composition(k, eps, delta, delta / (k + 1))
+        v_half = gaussian_variance_advanced_composition(k, eps, delta, delta / 2, form="linear")
+        v_alt = gaussian_variance_advanced_composition(k, eps, delta, delta / (k + 1), form="linear")
         assert v_half == pytest.approx(4 * k / eps**2 * np.log(2 / delta) * np.log(2.5 * k / delta), rel=1e-12)
         assert v_alt == pytest.approx(
             4 * k / eps**2 * np.log((k + 1) / delta) * np.log(1.25 * (k + 1) / delta), rel=1e-12)
-        seed_printed = 4 * k / eps**2 * np.log((k + 1) / delta)
-        assert v_alt > 5 * seed_printed  # the seed's printed variance drops a log factor
+        printed = 4 * k / eps**2 * np.log((k + 1) / delta)
+        assert v_alt > 5 * printed  # the printed variance drops the calibration factor
+
+
+def test_s3_04_first_order_share_exceeds_the_budget_and_the_default_does_not():
+    # ε₀ = ε/√(2T log(1/δ')) composes (Tε₀²/2 + ε₀√(2T log 1/δ')) to ε + ε²/(4 log(1/δ')) > ε
+    T, eps, dprime = 10, 1.0, 5e-6
+    linear = epsilon_per_query_advanced(eps, T, dprime, form="linear")
+    over = epsilon_advanced_composition(linear, T, dprime, form="zcdp")
+    assert over == pytest.approx(eps + eps**2 / (4 * np.log(1 / dprime)), rel=1e-12)
+    assert over == pytest.approx(1.0205, abs=5e-5) and over > eps
+    share = epsilon_per_query_advanced(eps, T, dprime)
+    assert epsilon_advanced_composition(share, T, dprime, form="zcdp") <= eps * (1 + 1e-12)
+    # the default variance uses the share within budget, so it is larger than the first-order one
+    assert gaussian_variance_advanced_composition(T, eps, 1e-5, 5e-6) > gaussian_variance_advanced_composition(
+        T, eps, 1e-5, 5e-6, form="linear")
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.5, 1.0])
+@pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-9])
+def test_s3_04_delta_over_T_plus_one_is_strictly_worse_for_T_at_least_2(eps, delta):
+    for k in (1, 2, 3, 5, 10, 100, 1000, 10**5):
+        v_half = gaussian_variance_advanced_composition(k, eps, delta, delta / 2)
+        v_alt = gaussian_variance_advanced_composition(k, eps, delta, delta / (k + 1))
         if k == 1:
             assert v_alt == pytest.approx(v_half, rel=1e-12)
         else:
-            assert v_alt > v_half  # "strictly worse" — reproduced
+            assert v_alt > v_half
         dp, v_opt = delta_prime_minimising_variance(k, eps, delta)
         assert v_opt <= v_half * (1 + 1e-12) and 0 < dp < delta
 

@@ -81,12 +81,19 @@ def test_s3_02_laplace_scales_symbolic():
 def test_s3_04_delta_prime_symbolic():
     d = dict(derive_gaussian_delta_prime())
     num = {k: 10, eps: 1, delta: sp.Rational(1, 10**5)}
-    v_half = float(d["δ' = δ/2"].subs(num))
-    v_alt = float(d["δ' = δ₀ = δ/(T+1)"].subs(num))
-    assert v_half == pytest.approx(gaussian_variance_advanced_composition(10, 1.0, 1e-5, 0.5e-5), rel=1e-12)
-    assert v_alt == pytest.approx(gaussian_variance_advanced_composition(10, 1.0, 1e-5, 1e-5 / 11), rel=1e-12)
-    assert v_alt > v_half > float(d["the variance without its log factor"].subs(num))
-    assert sp.simplify(d["ratio actual / without the log factor"] - sp.log(sp.Rational(5, 4) * (k + 1) / delta)) == 0
+    v_half = float(d["first-order share, δ' = δ/2"].subs(num))
+    v_alt = float(d["first-order share, δ' = δ₀ = δ/(T+1)"].subs(num))
+    assert v_half == pytest.approx(gaussian_variance_advanced_composition(10, 1.0, 1e-5, 0.5e-5, form="linear"), rel=1e-12)
+    assert v_alt == pytest.approx(gaussian_variance_advanced_composition(10, 1.0, 1e-5, 1e-5 / 11, form="linear"), rel=1e-12)
+    assert v_alt > v_half > float(d["the variance without its calibration factor"].subs(num))
+    assert sp.simplify(d["ratio actual / without the calibration factor"] - sp.log(sp.Rational(5, 4) * (k + 1) / delta)) == 0
+    # the share within budget: its variance at δ' = δ/2 is the package's default
+    dp = sp.Symbol("delta'", positive=True)
+    exact = d["σ²(δ') = 2 log(1.25/δ₀)/ε₀²"].subs(dp, sp.Rational(1, 2 * 10**5)).subs(num)
+    assert float(exact) == pytest.approx(gaussian_variance_advanced_composition(10, 1.0, 1e-5, 0.5e-5), rel=1e-12)
+    # the first-order share overshoots the budget by ε²/(4 log(1/δ')): 1.0205 at T = 10, δ' = 5e-6
+    over = d["first-order share ε/√(2T log(1/δ')): its composition exceeds ε by"]
+    assert 1 + float(over.subs({eps: 1, dp: sp.Rational(5, 10**6)})) == pytest.approx(1.0205, abs=5e-5)
 
 
 def test_every_step_is_a_description_and_expression():

@@ -221,12 +221,15 @@ def derive_laplace_scales():
 
 
 def derive_gaussian_delta_prime():
-    r"""Seed 003, S3-04: per-query Gaussian variance for two choices of δ'.
+    r"""Per-query Gaussian variance under advanced composition, for two choices of δ'.
 
-    T Gaussian queries (the sympy symbol ``k``). Linear rule ε₀ = ε/√(2T log(1/δ')),
-    δ₀ = (δ − δ')/T, classical calibration σ² = 2 log(1.25/δ₀)/ε₀². The seed's
-    variance for δ' = δ₀ = δ/(T+1), "(4T/ε²) log((T+1)/δ)", misses the factor
-    log(1.25(T+1)/δ).
+    T Gaussian queries (the sympy symbol ``T``), budget (ε, δ) split as
+    δ = Tδ₀ + δ', classical calibration σ² = 2 log(1.25/δ₀)/ε₀². The share ε₀
+    within budget is the root of Tε₀²/2 + ε₀√(2T log(1/δ')) = ε; the first-order
+    share ε/√(2T log(1/δ')) drops the Tε₀²/2 term and composes to
+    ε + ε²/(4 log(1/δ')), over budget. With the first-order share the variance for
+    δ' = δ₀ = δ/(T+1) is (4T/ε²) log((T+1)/δ) log(1.25(T+1)/δ); the lecture notes
+    print it without the second logarithm.
 
     Returns
     -------
@@ -234,30 +237,37 @@ def derive_gaussian_delta_prime():
 
     References
     ----------
-    Seed 003, S3-04.
+    Dwork, Rothblum & Vadhan (2010); Bun & Steinke (2016); the lecture notes on
+    advanced composition, RDP and learning (claim S3-04).
 
     Examples
     --------
-    >>> dict(derive_gaussian_delta_prime())["δ' = δ/2"]
+    >>> dict(derive_gaussian_delta_prime())["first-order share, δ' = δ/2"]
     4*T*log(2/delta)*log(5*T/(2*delta))/epsilon**2
     """
     dp = sp.Symbol("delta'", positive=True)
-    e0 = eps / sp.sqrt(2 * k * sp.log(1 / dp))
+    s = sp.sqrt(2 * k * sp.log(1 / dp))
     d0 = (delta - dp) / k
-    steps = [("per-query ε₀ (linear rule)", e0), ("per-query δ₀", d0)]
+    e0 = 2 * eps / (sp.sqrt(s**2 + 2 * k * eps) + s)
+    assert sp.simplify(k * e0**2 / 2 + e0 * s - eps) == 0
+    steps = [("per-query δ₀", d0), ("per-query ε₀ within budget (root of Tε₀²/2 + ε₀√(2T log(1/δ')) = ε)", e0)]
+    steps.append(("σ²(δ') = 2 log(1.25/δ₀)/ε₀²", sp.simplify(2 * sp.log(sp.Rational(5, 4) / d0) / e0**2)))
+    e_lin = eps / s
+    over = sp.simplify(k * e_lin**2 / 2 + e_lin * s - eps)
+    assert sp.simplify(over - eps**2 / (4 * sp.log(1 / dp))) == 0
+    steps.append(("first-order share ε/√(2T log(1/δ')): its composition exceeds ε by", over))
     var = 4 * k / eps**2 * sp.log(1 / dp) * sp.log(5 * k / (4 * (delta - dp)))
-    assert sp.simplify(var - 2 * sp.log(sp.Rational(5, 4) / d0) / e0**2) == 0
-    steps.append(("σ²(δ') = 2 log(1.25/δ₀)/ε₀²", var))
+    assert sp.simplify(var - 2 * sp.log(sp.Rational(5, 4) / d0) / e_lin**2) == 0
+    steps.append(("first-order share: σ²(δ')", var))
     v_half = var.subs(dp, delta / 2)
-    steps.append(("δ' = δ/2", v_half))
+    steps.append(("first-order share, δ' = δ/2", v_half))
     v_alt = 4 * k / eps**2 * sp.log((k + 1) / delta) * sp.log(5 * (k + 1) / (4 * delta))
     assert sp.simplify(var.subs(dp, delta / (k + 1)) - v_alt) == 0
-    steps.append(("δ' = δ₀ = δ/(T+1)", v_alt))
-    seed = 4 * k / eps**2 * sp.log((k + 1) / delta)
-    steps.append(("the variance without its log factor", seed))
-    steps.append(("ratio actual / without the log factor", sp.simplify(v_alt / seed)))
+    steps.append(("first-order share, δ' = δ₀ = δ/(T+1)", v_alt))
+    printed = 4 * k / eps**2 * sp.log((k + 1) / delta)
+    steps.append(("the variance without its calibration factor", printed))
+    steps.append(("ratio actual / without the calibration factor", sp.simplify(v_alt / printed)))
     num = {k: 10, eps: 1, delta: sp.Rational(1, 10**5)}
-    steps.append(("numeric T = 10, ε = 1, δ = 1e-5: δ' = δ/2", sp.N(v_half.subs(num))))
-    steps.append(("numeric: δ' = δ/(T+1)", sp.N(v_alt.subs(num))))
-    steps.append(("numeric: without the log factor", sp.N(seed.subs(num))))
+    steps.append(("numeric T = 10, ε = 1, δ = 1e-5, first-order share: δ' = δ/(T+1)", sp.N(v_alt.subs(num))))
+    steps.append(("numeric: without the calibration factor", sp.N(printed.subs(num))))
     return steps
