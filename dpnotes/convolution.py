@@ -7,11 +7,13 @@ its Rényi divergence by the shift-reduction argument (Theorem 1):
 .. math:: D_\alpha(P^{*m} + 1 \,\|\, P^{*m}) \le m\, D_\alpha(P + 1/m \,\|\, P).
 
 This module evaluates that bound, the EXACT divergence for Laplace sums
-(numerically, from the closed-form density of the sum) to answer the seed's
+(numerically, from the closed-form density of the sum) to answer the post's
 question "is the Laplace bound tight?" (it is not: the ratio tends to 2), and
-the seed's proposed discrete substitute D_α(P+Δ‖P) ≤ Δ·D_α(P+1‖P) (false at
-every finite order for discrete Gaussian and discrete Laplace noise once
-Δ ≥ 2; true only for α = ∞).
+the post's discrete substitute D_α(P+Δ‖P) ≤ Δ·D_α(P+1‖P) in its two readings:
+for a single noise it is false at every finite order for discrete Gaussian and
+discrete Laplace noise once Δ ≥ 2 (true only for α = ∞); for the sum of m ≥ Δ
+noises, D_α(P^{∗m}+Δ‖P^{∗m}) ≤ Δ·D_α(P+1‖P) holds for every law on ℤ
+(:func:`rdp_discrete_convolution_shift`).
 
 Used in: book/09-repeated-noise
 """
@@ -463,9 +465,10 @@ def rdp_discrete_shift(alpha, shift, noise="gaussian", scale=1.0):
 
 
 def discrete_shift_table(alpha, max_shift=5, noise="gaussian", scale=1.0):
-    r"""Check seed 001's discrete proposal D_α(P+Δ‖P) ≤ Δ·D_α(P+1‖P) for Δ = 1..max_shift.
+    r"""Check the single-noise reading of D_α(P+Δ‖P) ≤ Δ·D_α(P+1‖P) for Δ = 1..max_shift.
 
-    The proposal is false at every finite order. For discrete Gaussian noise
+    For one noise the inequality is false at every finite order (for a sum of
+    m ≥ Δ noises it holds: :func:`rdp_discrete_convolution_shift`). For discrete Gaussian noise
     D_α(P+Δ‖P) ≈ αΔ²/(2σ²) grows like Δ² (exactly αΔ²/(2σ²) when αΔ ∈ ℤ), so it
     fails at every Δ ≥ 2. For discrete Laplace noise Δ ↦ D_α(P+Δ‖P) is convex
     with value 0 at Δ = 0 (quadratic for Δ ≪ b, then Δ/b minus a constant), so

@@ -110,3 +110,13 @@ def test_verifying_tests_ran_and_passed():
         pytest.skip("partial run: the registry's tests were not all collected")
     assert not missing, f"named in the registry but not run: {missing}"
     assert not failed, f"named in the registry but failed: {failed}"
+
+
+def test_audited_findings_are_classified_by_what_holds():
+    # the audit of the findings: sharp-under-the-usual-reading and valid-but-loose are not "wrong"
+    assert CLAIMS["S2-10"].status == "notation"
+    assert CLAIMS["S3-02"].status == "loose"
+    assert CLAIMS["S1-06"].status == "reading"  # one reading refuted, the m-party reading proved
+    assert CLAIMS["S4-13"].status == "proof"  # the claim holds, the proof's limit does not
+    for cid in ("S2-10", "S3-02", "S1-06"):
+        assert not STATUSES[CLAIMS[cid].status]["wrong"], cid

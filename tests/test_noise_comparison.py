@@ -70,7 +70,7 @@ def test_s4_18_max_divergence_is_the_limit_of_d_alpha(law):
     assert tail <= dinf + 1e-12
 
 
-def test_s4_18_gaussian_minimises_kl_among_equal_variance_laws():
+def test_s4_18_gaussian_has_the_smallest_kl_among_the_compared_laws():
     kl = {law: shift_rdp_grid(law, [1.0], 1.0)[0] for law in NOISE_LAWS}
     assert min(kl, key=kl.get) == "gaussian"
     # KL ≈ Δ²·I(P)/2 for small shifts, and Fisher information I ≥ 1/v (Cramér–Rao): Laplace I = 2/v
