@@ -360,38 +360,39 @@ def crossover_order(law, variance=1.0, shift=1.0):
 
 
 def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1.0), (1.0, 2.0))):
-    r"""Claim 26's constant K(c₁, c₂) and log K/(c₁²c₂), for a few (c₁, c₂).
+    r"""Claim 26's constant K(c₁, c₂) and the constant it puts in front of q²α/σ².
 
     .. math:: \varepsilon(\alpha) \le \frac{\log K}{\alpha - 1} \approx \frac{\log K}{c_2\sigma^2}
-              = \frac{\log K}{c_1^2 c_2^2}\cdot\frac{q^2\alpha}{\sigma^2},\qquad
-              \alpha = c_2\sigma^2,\ q = c_1/\sigma,
+              = \frac{\log K}{c_1^2 c_2^2}\cdot\frac{q^2\alpha}{\sigma^2}
+              \qquad \text{at } \alpha = c_2\sigma^2,\ q = c_1/\sigma,
 
-    with K from :func:`dpnotes.subsampling.claim26_constant`. The fourth entry
-    of each row is log K/(c₁²c₂), the quantity the book's table prints; the
-    constant in front of q²α/σ² above is that entry divided by c₂. The claim is
-    useful when that constant is small, i.e. when log K is of order c₁²c₂².
+    with K the certified supremum of :func:`dpnotes.subsampling.claim26_constant`
+    (its upper end). The claim is useful when log K/(c₁²c₂²) is small; the exact
+    RDP of the sampled Gaussian at small q is about q²α/(2σ²), a constant of ½.
 
     Parameters
     ----------
-    pairs : sequence of (c₁, c₂), each > 0
+    pairs : sequence of (c₁, c₂), each in (0, 10]
 
     Returns
     -------
-    list of tuples (c₁, c₂, K, log K/(c₁²c₂))
+    list of tuples (c₁, c₂, K, log K/(c₁²c₂²))
 
     Raises
     ------
     ValueError
-        If some c ≤ 0.
+        If some c is outside (0, 10].
 
     References
     ----------
-    Seed 004, Claim 26 and "Find out how useful Claim 26 is" (S4-13, S4-18).
+    Abadi et al. (2016), "Deep learning with differential privacy"; Mironov,
+    Talwar & Zhang (2019); the blog post "Great but Manageable Expectations",
+    Claim 26 and "Find out how useful Claim 26 is" (S4-13, S4-18).
 
     Examples
     --------
     >>> c1, c2, K, ratio = claim26_table([(0.5, 0.5)])[0]
-    >>> K >= 1.0, round(ratio, 12) == round(float(np.log(K)) / 0.125, 12)
+    >>> K >= 1.0, round(ratio, 12) == round(float(np.log(K)) / 0.0625, 12)
     (True, True)
     """
     from .subsampling import claim26_constant
@@ -400,8 +401,8 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
     for c1, c2 in pairs:
         c1 = float(check_positive(c1, "c1"))
         c2 = float(check_positive(c2, "c2"))
-        C = float(claim26_constant(c1, c2))
-        rows.append((c1, c2, C, float(np.log(C)) / (c1 * c1 * c2)))
+        K = float(claim26_constant(c1, c2))
+        rows.append((c1, c2, K, float(np.log(K)) / (c1 * c1 * c2 * c2)))
     return rows
 
 

@@ -103,7 +103,11 @@ def test_s4_18_claim26_constant_table():
 
     rows = claim26_table([(0.5, 0.5), (1.0, 1.0)])
     for c1, c2, C, K in rows:
-        assert C >= 1.0 and K == pytest.approx(np.log(C) / (c1 * c1 * c2))
+        # the constant in front of q²α/σ² at the boundary α = c2σ², q = c1/σ: log C/(α − 1) ≈ K q²α/σ²
+        assert C >= 1.0 and K == pytest.approx(np.log(C) / (c1 * c1 * c2 * c2))
+        sig = 1e3
+        alpha, q = c2 * sig * sig, c1 / sig
+        assert np.log(C) / (alpha - 1) == pytest.approx(K * q * q * alpha / sig**2, rel=1e-5)
         # C is a sup over σ: it dominates G_λ at any admissible σ, computed from the exact RDP
         sigma = 20.0
         lam = c2 * sigma**2

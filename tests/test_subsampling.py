@@ -13,6 +13,7 @@ from dpnotes.orders import DEFAULT_ORDERS
 from dpnotes.rdp import rdp_gaussian
 from dpnotes.subsampling import (
     claim26_constant,
+    claim26_constant_bracket,
     claim26_seed_sum,
     conjecture1_counterexample,
     rdp_subsampled,
@@ -280,15 +281,104 @@ def test_s4_13_claim26_constant_and_the_seeds_limit():
         s_big = claim26_seed_sum(c1, c2, 2_000_000)
         assert s_big >= 1.0
         assert rel(s_big, math.exp(c1 ** 2 * c2 / 2)) < 0.01
-    # C(c1, c2) for the exact G_λ at λ = c2σ², r = c1/σ: finite, ≥ 1, increasing in both
+    # K(c1, c2): finite, ≥ 1, increasing in both
     c = {k: claim26_constant(*k) for k in [(0.5, 0.5), (0.5, 1.0), (1.0, 0.5), (1.0, 1.0)]}
     assert all(v >= 1.0 for v in c.values())
     assert c[(0.5, 0.5)] <= c[(0.5, 1.0)] <= c[(1.0, 1.0)]
     assert c[(0.5, 0.5)] <= c[(1.0, 0.5)] <= c[(1.0, 1.0)]
-    # the value at a single σ is the exact A_λ (cross-check with the 50-digit binomial at integer λ)
-    sig = 4.0
-    g = claim26_constant(1.0, 1.0, sigmas=[sig])
-    assert rel(g, float(mp.exp(mp_log_a_binomial(16, 0.25, sig)))) < 1e-10
+    # K is at least the moment at any admissible σ (50-digit binomial at the integer order 16)
+    assert claim26_constant_bracket(1.0, 1.0)[0] >= float(mp.exp(mp_log_a_binomial(16, 0.25, 4.0))) * (1 - 1e-12)
+
+
+def _mp_log_g(c1, c2, sigma):
+    """log G(σ) = log A_{c2σ²}(c1/σ, σ) by mpmath quadrature (no dpnotes code)."""
+    return mp_log_a_quad(c2 * sigma * sigma, c1 / sigma, sigma, dps=25)
+
+
+def _mp_sup(c1, c2, lo, hi):
+    """max of G on [lo, hi] (log σ): a 12-point scan, then golden-section search, all in mpmath values."""
+    xs = np.linspace(math.log(lo), math.log(hi), 12)
+    vals = [float(_mp_log_g(c1, c2, math.exp(x))) for x in xs]
+    i = int(np.argmax(vals))
+    a, b = xs[max(i - 1, 0)], xs[min(i + 1, xs.size - 1)]
+    g = (math.sqrt(5) - 1) / 2
+    x1, x2 = b - g * (b - a), a + g * (b - a)
+    f1, f2 = float(_mp_log_g(c1, c2, math.exp(x1))), float(_mp_log_g(c1, c2, math.exp(x2)))
+    for _ in range(20):
+        if f1 > f2:
+            b, x2, f2 = x2, x1, f1
+            x1 = b - g * (b - a)
+            f1 = float(_mp_log_g(c1, c2, math.exp(x1)))
+        else:
+            a, x1, f1 = x1, x2, f2
+            x2 = a + g * (b - a)
+            f2 = float(_mp_log_g(c1, c2, math.exp(x2)))
+    return math.exp(max(f1, f2, max(vals))), math.exp(0.5 * (a + b))
+
+
+@pytest.mark.parametrize("c1, c2, lo, hi", [(1.0, 2.0, 1.5, 8.0), (0.5, 2.0, 1.0, 6.0)])
+def test_s4_13_claim26_constant_is_a_certified_supremum(c1, c2, lo, hi):
+    # the supremum located independently (mpmath quadrature, golden section) lies inside the bracket
+    lower, upper, at = claim26_constant_bracket(c1, c2)
+    top, argmax = _mp_sup(c1, c2, lo, hi)
+    assert lower <= top * (1 + 1e-9) and top <= upper
+    assert upper / lower - 1 <= 1e-4 and abs(math.log(at / argmax)) < 0.02
+    assert claim26_constant(c1, c2) == upper
+
+
+def test_s4_13_the_old_grid_value_is_below_the_supremum():
+    # an 80-point grid from σ₀ to 300 gave K(1, 2) = 34.0956, below the supremum 34.180…: not a bound
+    lower, upper, at = claim26_constant_bracket(1.0, 2.0)
+    assert 34.0956 < lower <= 34.1803 <= upper
+    assert round(at, 2) == pytest.approx(3.08, abs=0.01)
+    # and far above the σ → ∞ limit e^{c1²c2²/2} = e²: the moment is not increasing towards its limit
+    assert lower > 4 * math.exp(2.0)
+
+
+@pytest.mark.parametrize("c1, c2", [(1.0, 2.0), (0.5, 0.5)])
+def test_s4_13_large_sigma_expansion_and_tail(c1, c2):
+    # log G = a²/2 + a³/(2σ) + O(σ⁻²), a = c1c2: G tends to its limit from above and decreases
+    a = c1 * c2
+    rem = [(float(_mp_log_g(c1, c2, s)) - (a * a / 2 + a**3 / (2 * s))) * s * s for s in (40.0, 80.0, 160.0)]
+    assert max(abs(r) for r in rem) < 5 * abs(rem[-1]) + 1.0  # the remainder is O(σ⁻²)
+    vals = [float(_mp_log_g(c1, c2, s)) for s in (400.0, 1000.0, 2000.0)]
+    assert vals[0] > vals[1] > vals[2] > a * a / 2
+    # beyond σ_max = 1000 the moment stays below the certified value
+    assert math.exp(vals[1]) <= claim26_constant(c1, c2)
+
+
+def test_s4_13_certificate_premises_and_the_fast_moment():
+    from dpnotes.subsampling import _LOG_A_ATOL, _LOG_A_RTOL, _claim26_log_moments, _log_a
+
+    rng = np.random.default_rng(5)
+    sig = np.exp(rng.uniform(0.0, math.log(400.0), 60))
+    alpha = np.maximum(rng.uniform(0.1, 3.0, 60) * sig**2, 1.05)
+    q = np.minimum(rng.uniform(0.05, 3.0, 60) / sig, 0.95)
+    fast = _claim26_log_moments(alpha, q, sig)
+    ref = np.array([_log_a(np.array([a]), b, c)[0] for a, b, c in zip(alpha, q, sig)])
+    assert np.all(np.abs(fast - ref) <= (_LOG_A_RTOL * np.abs(ref) + _LOG_A_ATOL) / 2)
+    for i in range(0, 60, 6):  # and against mpmath
+        assert abs(fast[i] - float(mp_log_a_quad(alpha[i], q[i], sig[i], dps=25))) <= (_LOG_A_RTOL * abs(fast[i]) + _LOG_A_ATOL) / 2
+    # monotone: up in α and q, down in σ (the cell bound's premises)
+    up_alpha = _claim26_log_moments(alpha * 1.01, q, sig)
+    up_q = _claim26_log_moments(alpha, q * 1.01, sig)
+    up_sigma = _claim26_log_moments(alpha, q, sig * 1.01)
+    assert np.all(up_alpha >= fast) and np.all(up_q >= fast) and np.all(up_sigma <= fast)
+
+
+def test_s4_13_bracket_warns_when_the_work_limit_is_reached():
+    with pytest.warns(RuntimeWarning, match="max_cells"):
+        lower, upper, _ = claim26_constant_bracket(1.0, 2.0, max_cells=100)
+    assert lower <= 34.18023 <= upper  # still a valid bracket, only wider
+
+
+@pytest.mark.parametrize("kwargs, match", [(dict(c1=0.0), "c1"), (dict(c2=-1.0), "c2"), (dict(c1=11.0), "c1"),
+                                           (dict(rtol=0.5), "rtol"), (dict(rtol=1e-12), "rtol"),
+                                           (dict(sigma_max=2.0), "sigma_max"), (dict(max_cells=2), "max_cells")])
+def test_s4_13_bracket_rejects_bad_input(kwargs, match):
+    args = dict(c1=1.0, c2=1.0) | kwargs
+    with pytest.raises(ValueError, match=match):
+        claim26_constant_bracket(**args)
 
 
 # ----------------------------------------------------------------------------- Conjecture 1
