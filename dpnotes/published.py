@@ -60,6 +60,7 @@ __all__ = [
     "reproduce_published",
     "reproduce_published_work",
     "reproduction_table",
+    "published_epsilon_by_method",
     "steps_reproducing_published",
     "clt_noise_for_epsilon",
 ]
@@ -219,7 +220,7 @@ def _check_data(data):
         setting = _check_setting(_require(row, "setting", where), method["steps"], f"{where}.setting")
         published = _check_published(_require(row, "published", where),
                                      _QUANTITIES[method["accountant"]], f"{where}.published")
-        rows.append({**row, "setting": setting, "published": published})
+        rows.append({**row, "setting": setting, "setting_given": dict(row["setting"]), "published": published})
     return {"works": works, "methods": methods, "order_grids": grids, "rows": rows}
 
 
@@ -573,8 +574,8 @@ def reproduction_table(reproductions, *, epochs=True, source=None):
     σ = 4, 100 epochs  10000  ε  1.26  1.2586  reproduced  1.035  —
     """
     data = published_numbers(source)
-    lines = [f"{'setting':<22}{'T':>8}  {'':<7}{'published':>10}{'same method':>13}  {'':<15}"
-             f"{'RDP improved':>12}  {'PLD bracket':>13}"]
+    lines = [f"{'setting':<21}{'T':>8}  {'':<7}{'published':>10}{'same method':>13}  {'':<15}"
+             f"{'improved RDP':>12}  {'PLD bracket':>12}"]
     for r in reproductions:
         setting = _row(data, r.row_id)["setting"]
         if epochs and "epochs" in setting:
@@ -582,11 +583,10 @@ def reproduction_table(reproductions, *, epochs=True, source=None):
             label = f"σ = {r.sigma:g}, {e:g} epoch{'' if e == 1 else 's'}"
         else:
             label = r.label
-        steps = f"{r.steps:g}" if r.steps != int(r.steps) else f"{int(r.steps)}"
-        order = ["mu", "epsilon", "order"]
-        for name in sorted(r.published, key=order.index):
+        steps = f"{r.steps:.2f}".rstrip("0").rstrip(".")
+        for name in sorted(r.published, key=["mu", "epsilon", "order"].index):
             value, decimals = r.published[name]
-            ours = r.same_method[name]
+            ours = f"{r.same_method[name]:.{1 if name == 'order' else 4}f}"
             verdict = "reproduced" if r.reproduced[name] else "not reproduced"
             tail = ""
             if name == "epsilon":
@@ -595,8 +595,8 @@ def reproduction_table(reproductions, *, epochs=True, source=None):
                 else:
                     lo, up = r.pld_bracket
                     pld = f"[{math.floor(lo * 100) / 100:.2f}, {math.ceil(up * 100) / 100:.2f}]"
-                tail = f"{r.epsilon_rdp_improved:12.3f}  {pld:>13}"
-            lines.append(f"{label:<22}{steps:>8}  {_SYMBOL[name]:<7}{value:>10.{decimals}f}{ours:13.4f}  "
+                tail = f"{r.epsilon_rdp_improved:12.3f}  {pld:>12}"
+            lines.append(f"{label:<21}{steps:>8}  {_SYMBOL[name]:<7}{value:>10.{decimals}f}{ours:>13}  "
                          f"{verdict:<15}{tail}".rstrip())
             label, steps = "", ""
     return "\n".join(lines)
@@ -605,6 +605,49 @@ def reproduction_table(reproductions, *, epochs=True, source=None):
 # ----------------------------------------------------------------------------
 # diagnostics for the numbers that do not reproduce
 # ----------------------------------------------------------------------------
+
+def published_epsilon_by_method(row_id, method, *, source=None):
+    r"""The ε a row's setting gets from another method of the data (e.g. a library's current one).
+
+    .. math:: \varepsilon_{\text{method}}(q, \sigma, T_{\text{method}}, \delta)
+
+    The steps T are recounted by the method's own step rule from the row's
+    setting as given (epochs, n, b or q).
+
+    Parameters
+    ----------
+    row_id : str, a row of the data
+    method : str, a key of the data's ``methods``
+    source : optional, as :func:`published_numbers`
+
+    Returns
+    -------
+    (dict, float)
+        The method's values (``epsilon`` and ``order``, or ``epsilon`` and ``mu``)
+        and the number of steps T it counted.
+
+    Raises
+    ------
+    ValueError
+        For an unknown row or method, or a setting the method's step rule cannot count.
+
+    Examples
+    --------
+    >>> values, steps = published_epsilon_by_method("tfp-s1.1-e60", "tfp-cli-2019")
+    >>> steps, round(values["epsilon"], 4)
+    (14063, 3.0092)
+    """
+    data = published_numbers(source)
+    row = _row(data, row_id)
+    if method not in data["methods"]:
+        raise ValueError(f"unknown method {method!r} (known: {sorted(data['methods'])})")
+    given = dict(row["setting_given"])
+    if data["methods"][method]["steps"] != "given" and "epochs" in given:
+        given.pop("steps", None)  # recounted from the epochs by the method's rule
+    setting = _check_setting(given, data["methods"][method]["steps"], f"{row_id}.setting")
+    other = {**row, "method": method, "setting": setting}
+    return _same_method(data, other), setting["steps"]
+
 
 def steps_reproducing_published(row_id, *, source=None):
     r"""The whole numbers of steps T at which a row's own method prints its published ε.
