@@ -32,6 +32,7 @@ bound δ = min_λ exp(α(λ) − λε) inverts to the same ε.
 Used in: book/published-numbers
 """
 
+import copy
 import json
 import math
 import warnings
@@ -47,7 +48,7 @@ from ._validation import check_count, check_delta, check_interval, check_positiv
 from .composition import gaussian_sigma_exact
 from .conversion import OrderGridWarning, epsilon_from_rdp
 from .orders import DEFAULT_ORDERS
-from .pld import dpsgd_epsilon_bracket
+from .pld import dpsgd_clt_mu, dpsgd_epsilon_bracket
 from .privacy_loss import epsilon_gaussian
 from .subsampling import rdp_subsampled_gaussian
 
@@ -268,7 +269,7 @@ def published_numbers(source=None):
     (14040, (3.01, 2))
     """
     if source is None:
-        return _default_data()
+        return copy.deepcopy(_default_data())  # a copy: callers may modify theirs
     if isinstance(source, (str, Path)):
         source = json.loads(Path(source).read_text(encoding="utf-8"))
     return _check_data(source)
@@ -392,8 +393,8 @@ def _rdp_epsilon(q, sigma, steps, delta, orders, conversion):
 
 
 def _clt_mu(q, sigma, steps):
-    """μ = q √T √(e^{1/σ²} − 1) for a possibly fractional T (as dpnotes.pld.dpsgd_clt_mu)."""
-    return q * math.sqrt(steps) * math.sqrt(math.expm1(min(1.0 / sigma ** 2, 700.0)))
+    """μ = q √T √(e^{1/σ²} − 1) for a possibly fractional T: dpsgd_clt_mu of one step, times √T."""
+    return dpsgd_clt_mu(q, sigma, 1) * math.sqrt(steps)
 
 
 @lru_cache(maxsize=256)
@@ -436,7 +437,7 @@ class PublishedReproduction:
 
     @property
     def label(self):
-        """σ and the epochs (or steps) of the setting, for a table."""
+        """σ and the number of steps T, for a table."""
         return f"σ = {self.sigma:g}, T = {self.steps:g}"
 
 
@@ -544,14 +545,15 @@ def reproduce_published_work(work, *, bracket=True, source=None):
 _SYMBOL = {"epsilon": "ε", "mu": "μ", "order": "best α"}
 
 
-def reproduction_table(reproductions, *, epochs=True, source=None):
-    r"""A plain-text table of recomputed published numbers, one line per published quantity.
+def reproduction_table(reproductions, *, style="text", epochs=True, source=None):
+    r"""A table of recomputed published numbers, one line per published quantity.
 
     Columns: the setting (σ and epochs, or steps), T as the method counts it, the
-    quantity, the published value, the same-method value (4 decimals), whether it
-    rounds to the published value, and on the ε line the improved-RDP value
-    (3 decimals) and the PLD bracket rounded *outwards* to 2 decimals (the lower
-    end down, the upper end up, so the printed interval still contains ε).
+    quantity, the published value, the same-method value (4 decimals; 1 for an
+    order), whether it rounds to the published value, and on the ε line the
+    improved-RDP value (3 decimals) and the PLD bracket rounded *outwards* to 2
+    decimals (the lower end down, the upper end up, so the printed interval
+    still contains ε).
 
     .. math:: [\lfloor 100\,\underline\varepsilon\rfloor/100,\ \lceil 100\,\overline\varepsilon\rceil/100]
               \ni \varepsilon
@@ -559,6 +561,8 @@ def reproduction_table(reproductions, *, epochs=True, source=None):
     Parameters
     ----------
     reproductions : iterable of PublishedReproduction
+    style : {"text", "markdown"}
+        Aligned plain text, or a Markdown (GFM) table for a notebook's display.
     epochs : bool
         Label a row by its epochs when the data give them (else by T).
     source : optional, as :func:`published_numbers`
@@ -567,15 +571,23 @@ def reproduction_table(reproductions, *, epochs=True, source=None):
     -------
     str
 
+    Raises
+    ------
+    ValueError
+        For an unknown style.
+
     Examples
     --------
     >>> rows = reproduce_published_work("abadi2016", bracket=False)
     >>> print(reproduction_table(rows).splitlines()[1])  # doctest: +NORMALIZE_WHITESPACE
     σ = 4, 100 epochs  10000  ε  1.26  1.2586  reproduced  1.035  —
+    >>> print(reproduction_table(rows, style="markdown").splitlines()[3])
+    | σ = 4, 400 epochs | 40000 | ε | 2.55 | 2.5759 | **not reproduced** | 2.210 | — |
     """
+    if style not in ("text", "markdown"):
+        raise ValueError(f"style must be 'text' or 'markdown' (got {style!r})")
     data = published_numbers(source)
-    lines = [f"{'setting':<21}{'T':>8}  {'':<7}{'published':>10}{'same method':>13}  {'':<15}"
-             f"{'improved RDP':>12}  {'PLD bracket':>12}"]
+    cells = []
     for r in reproductions:
         setting = _row(data, r.row_id)["setting"]
         if epochs and "epochs" in setting:
@@ -586,19 +598,32 @@ def reproduction_table(reproductions, *, epochs=True, source=None):
         steps = f"{r.steps:.2f}".rstrip("0").rstrip(".")
         for name in sorted(r.published, key=["mu", "epsilon", "order"].index):
             value, decimals = r.published[name]
-            ours = f"{r.same_method[name]:.{1 if name == 'order' else 4}f}"
-            verdict = "reproduced" if r.reproduced[name] else "not reproduced"
-            tail = ""
+            rdp, pld = "", ""
             if name == "epsilon":
+                rdp = f"{r.epsilon_rdp_improved:.3f}"
                 if r.pld_bracket is None:
                     pld = "—"
                 else:
                     lo, up = r.pld_bracket
                     pld = f"[{math.floor(lo * 100) / 100:.2f}, {math.ceil(up * 100) / 100:.2f}]"
-                tail = f"{r.epsilon_rdp_improved:12.3f}  {pld:>12}"
-            lines.append(f"{label:<21}{steps:>8}  {_SYMBOL[name]:<7}{value:>10.{decimals}f}{ours:>13}  "
-                         f"{verdict:<15}{tail}".rstrip())
+            cells.append([label, steps, _SYMBOL[name], f"{value:.{decimals}f}",
+                          f"{r.same_method[name]:.{1 if name == 'order' else 4}f}",
+                          "reproduced" if r.reproduced[name] else "not reproduced", rdp, pld])
             label, steps = "", ""
+    header = ["setting", "T", "", "published", "same method", "verdict", "improved RDP", "PLD bracket"]
+    if style == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|:--|--:|:--|--:|--:|:--|--:|:--|"]
+        for c in cells:
+            c = c[:5] + [c[5] if c[5] == "reproduced" else f"**{c[5]}**"] + c[6:]
+            lines.append("| " + " | ".join(c) + " |")
+        return "\n".join(lines)
+    widths = [21, 8, 7, 10, 13, 15, 12, 13]
+    align = "<><>><>>"
+    lines = []
+    for c in [header] + cells:
+        line = "".join(f"{x:{a}{w}}" + ("  " if k in (1, 4, 6) else "") for k, (x, a, w) in
+                       enumerate(zip(c, align, widths)))
+        lines.append(line.rstrip())
     return "\n".join(lines)
 
 

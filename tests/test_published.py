@@ -334,6 +334,11 @@ def test_table_lines():
     lines = reproduction_table(reps).splitlines()
     assert len(lines) == 1 + 4 + 2  # header, four ε lines, two best-order lines
     assert "not reproduced" not in "\n".join(lines)
+    md = reproduction_table(reps, style="markdown").splitlines()
+    assert len(md) == 2 + 4 + 2  # header, alignment row, four ε lines, two best-order lines
+    assert {len(line.split("|")) for line in md} == {8 + 2}  # eight columns on every line
+    with pytest.raises(ValueError, match="style"):
+        reproduction_table(reps, style="html")
     with pytest.raises(ValueError, match="unknown work"):
         reproduce_published_work("no-such-work")
     with pytest.raises(ValueError, match="unknown published row"):
