@@ -581,13 +581,13 @@ def reproduction_table(reproductions, *, style="text", epochs=True, source=None)
     >>> rows = reproduce_published_work("abadi2016", bracket=False)
     >>> print(reproduction_table(rows).splitlines()[1])  # doctest: +NORMALIZE_WHITESPACE
     σ = 4, 100 epochs  10000  ε  1.26  1.2586  reproduced  1.035  —
-    >>> print(reproduction_table(rows, style="markdown").splitlines()[3])
-    | σ = 4, 400 epochs | 40000 | ε | 2.55 | 2.5759 | **not reproduced** | 2.210 | — |
+    >>> print(reproduction_table(rows, style="markdown").splitlines()[3].replace("\u00a0", " "))
+    | 4 | 400 | 40000 | ε | 2.55 | 2.5759 | **not reproduced** | 2.210 | — |
     """
     if style not in ("text", "markdown"):
         raise ValueError(f"style must be 'text' or 'markdown' (got {style!r})")
     data = published_numbers(source)
-    cells = []
+    cells, sigmas, epoch_counts = [], [], []
     for r in reproductions:
         setting = _row(data, r.row_id)["setting"]
         if epochs and "epochs" in setting:
@@ -595,6 +595,7 @@ def reproduction_table(reproductions, *, style="text", epochs=True, source=None)
             label = f"σ = {r.sigma:g}, {e:g} epoch{'' if e == 1 else 's'}"
         else:
             label = r.label
+        sigma, epoch = f"{r.sigma:g}", f"{setting['epochs']:g}" if "epochs" in setting else "—"
         steps = f"{r.steps:.2f}".rstrip("0").rstrip(".")
         for name in sorted(r.published, key=["mu", "epsilon", "order"].index):
             value, decimals = r.published[name]
@@ -609,13 +610,18 @@ def reproduction_table(reproductions, *, style="text", epochs=True, source=None)
             cells.append([label, steps, _SYMBOL[name], f"{value:.{decimals}f}",
                           f"{r.same_method[name]:.{1 if name == 'order' else 4}f}",
                           "reproduced" if r.reproduced[name] else "not reproduced", rdp, pld])
-            label, steps = "", ""
+            sigmas.append(sigma)
+            epoch_counts.append(epoch)
+            label, steps, sigma, epoch = "", "", "", ""
     header = ["setting", "T", "", "published", "same method", "verdict", "improved RDP", "PLD bracket"]
-    if style == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|:--|--:|:--|--:|--:|:--|--:|:--|"]
-        for c in cells:
-            c = c[:5] + [c[5] if c[5] == "reproduced" else f"**{c[5]}**"] + c[6:]
-            lines.append("| " + " | ".join(c) + " |")
+    if style == "markdown":  # σ and epochs in columns of their own; no-break spaces keep brackets whole
+        nb = "\u00a0"
+        lines = ["| σ | epochs | T |  | published | same method | verdict | improved RDP | PLD bracket |",
+                 "|--:|--:|--:|:--|--:|--:|:--|--:|:--|"]
+        for sigma, epoch, c in zip(sigmas, epoch_counts, cells):
+            verdict = c[5] if c[5] == "reproduced" else f"**{c[5]}**"
+            row = [sigma, epoch, c[1], c[2].replace(" ", nb), c[3], c[4], verdict, c[6], c[7].replace(" ", nb)]
+            lines.append("| " + " | ".join(row) + " |")
         return "\n".join(lines)
     widths = [21, 8, 7, 10, 13, 15, 12, 13]
     align = "<><>><>>"

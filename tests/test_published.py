@@ -336,7 +336,7 @@ def test_table_lines():
     assert "not reproduced" not in "\n".join(lines)
     md = reproduction_table(reps, style="markdown").splitlines()
     assert len(md) == 2 + 4 + 2  # header, alignment row, four ε lines, two best-order lines
-    assert {len(line.split("|")) for line in md} == {8 + 2}  # eight columns on every line
+    assert {len(line.split("|")) for line in md} == {9 + 2}  # nine columns on every line
     with pytest.raises(ValueError, match="style"):
         reproduction_table(reps, style="html")
     with pytest.raises(ValueError, match="unknown work"):
