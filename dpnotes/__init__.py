@@ -26,6 +26,7 @@ _MATH_MODULES = (
     "noise_comparison",
     "pld",
     "dpsgd",  # the accounting routes of DP-SGD (imports pld lazily for route="pld")
+    "published",  # published ε of DP-SGD runs, recomputed (data: data/published_numbers.json)
 )
 
 __all__ = []
