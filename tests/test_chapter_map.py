@@ -17,7 +17,7 @@ _spec.loader.exec_module(chapter_map)
 
 def _toc_chapters():
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    files = [c["file"] for part in toc["parts"] if part.get("caption") != "Reference" for c in part["chapters"]]
     return [f.split("/", 1)[1] for f in files if (ROOT / f"{f}.ipynb").exists()]
 
 

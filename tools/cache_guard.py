@@ -19,7 +19,7 @@ STAMP = BUILD / ".package-hash"
 def package_hash():
     digest = hashlib.sha256()
     for path in sorted((ROOT / "dpnotes").rglob("*")):
-        if path.is_file() and path.suffix in {".py", ".js", ".css"}:
+        if path.is_file() and path.suffix in {".py", ".js", ".css", ".json", ".toml"}:
             digest.update(path.relative_to(ROOT).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
