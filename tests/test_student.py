@@ -86,23 +86,36 @@ def answer_strings(x):
     return {f for f in forms if significant_digits(f) >= 4}
 
 
+def _lines(text):
+    for line in text.splitlines():
+        line = line.strip().strip("`").strip()
+        if len(line) >= 12 and not line.startswith(":class:"):
+            yield line
+
+
 def solution_lines():
-    """(notebook, line) for every line of every solution dropdown in the chapters."""
+    """(notebook, line) for every line of every solution dropdown in the chapters.
+
+    Lines that also stand outside the solutions (a function's signature in an answer
+    template, say) are public and left out.
+    """
     out = []
     for nb_path in sorted(BOOK.glob("*.ipynb")):
-        inside = False
+        inside, hidden, public = False, [], set()
         for cell in json.loads(nb_path.read_text())["cells"]:
             src = "".join(cell["source"])
+            before, after = src, ""
             if "{solution-start}" in src:  # the text after the directive's label line
-                inside, src = True, src.split("{solution-start}", 1)[1].partition("\n")[2]
-            if not inside:
-                continue
-            if "{solution-end}" in src:
-                src, inside = src.split("{solution-end}", 1)[0], False
-            for line in src.splitlines():
-                line = line.strip().strip("`").strip()
-                if len(line) >= 12 and not line.startswith(":class:"):
-                    out.append((nb_path.name, line))
+                before, _, rest = src.partition("```{solution-start}")
+                after, inside = rest.partition("\n")[2], True
+            elif inside:
+                before, after = "", src
+            if inside and "{solution-end}" in after:
+                after, _, tail = after.partition("{solution-end}")
+                inside, before = False, before + tail
+            public.update(_lines(before))
+            hidden += [(nb_path.name, line) for line in _lines(after)]
+        out += [(nb, line) for nb, line in hidden if line not in public]
     return out
 
 
