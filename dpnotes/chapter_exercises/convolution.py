@@ -34,7 +34,8 @@ EXERCISES = [
     Numeric(
         key="convolution-laplace-bound", chapter=CHAPTER, stars=2,
         answer=lambda: rdp_convolution_bound(2.0, 2, "laplace", 1.0),
-        hint="The repeated-noise bound: m times the Laplace divergence of a shift by 1/m (Mironov's formula).",
+        hint="Evaluate the repeated-noise bound of this chapter: the Laplace divergence of the smaller shift comes "
+             "from Mironov's formula; do not forget the factor in front.",
         slips=[
             Slip("missing-factor-m", "the bound multiplies the divergence of the small shift by m.",
                  lambda: rdp_laplace(2.0, 1.0, 0.5)),

@@ -37,8 +37,7 @@ EXERCISES = [
     Numeric(
         key="pld-clt-mu", chapter=CHAPTER, stars=2,
         answer=lambda: dpsgd_clt_mu(0.01, 1.0, 1000),
-        hint="Use the central-limit μ of this chapter for the subsampled Gaussian: q, √T and a factor that "
-             "depends on σ.",
+        hint="Use the central-limit μ of this chapter for the subsampled Gaussian with q = 0.01, σ = 1, T = 1000.",
         slips=[
             Slip("missing-sigma-factor", "the factor that depends on σ is missing.", lambda: 0.01 * np.sqrt(1000)),
             Slip("t-for-sqrt-t", "μ grows like √T, not like T.", lambda: 0.01 * 1000 * np.sqrt(np.e - 1)),
