@@ -91,7 +91,8 @@ check("composition-pure-ratio", answer)"""),
 ```
 Basic composition gives $1000 \\cdot 0.0316 \\approx 31.6$; the exact curve ends near $6.15$: a ratio of about $5.1$.
 At the default $\\delta = 10^{-6}$ the exact $\\varepsilon$ would be smaller still, and the ratio larger."""),
-    ("code", """traces = {t.name.split(":")[0]: t.y[-1] for t in FIGURES["composition-pure"].traces(eps0=10**-1.5, delta=1e-9)}
+    ("code", """curves = FIGURES["composition-pure"].traces(eps0=10**-1.5, delta=1e-9)
+traces = {t.name.split(":")[0]: t.y[-1] for t in curves}
 check("composition-pure-ratio", traces["basic"] / traces["exact"])"""),
     ("markdown", """```{solution-end}
 ```

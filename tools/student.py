@@ -3,7 +3,7 @@
 Removed from the chapters: every cell from a ``solution-start`` directive to its
 ``solution-end`` (inclusive), cells tagged ``solution``, and all outputs. Removed from the
 package: ``dpnotes/chapter_exercises`` (every exercise's reference answer, as code), the
-claims registry ``dpnotes/claims.py`` (build-time only), and the "Examples" sections of the
+claims registry (``dpnotes/claims.py`` and ``dpnotes/data/claims.toml``, build-time only), and the "Examples" sections of the
 docstrings (some evaluate a function at an exercise's parameters). In
 their place ``dpnotes/exercise_data.json`` holds what the checker needs to verify an answer
 and nothing from which an answer can be read (salted hashes of numbers and formula
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))  # this checkout's package, not an installed one
 DATA_FILE = "exercise_data.json"
 #: package files a learner does not need: the exercises' reference answers, and the registry of the
 #: book's claims (build-time only; its notes quote worked numbers)
-NOT_SHIPPED = ("__pycache__", "*.pyc", "chapter_exercises", "claims.py")
+NOT_SHIPPED = ("__pycache__", "*.pyc", "chapter_exercises", "claims.py", "claims.toml")
 
 STUDENT_FRONT = '''"""Check an exercise of the book: ``check(key, value)`` returns right, close or wrong (with a hint).
 
