@@ -1,6 +1,6 @@
 # dpnotes: two commands do everything on a fresh machine.
 #   make book   install what is missing, vendor web assets, build _build/html
-#   make test   also install test-only pieces (Chromium, reference libraries), then run all tests
+#   make test   also install test-only pieces (Chromium, reference libraries, the grader), then run all tests
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 PY_SYS ?= python3
@@ -9,10 +9,11 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+GRADING_STAMP := $(VENV)/.installed-grading
 HTML := _build/html
 PORT ?= 8000
 
-.PHONY: book test live serve student notebooks claims vendor clean deps test-deps chromium
+.PHONY: book test live serve student assignments notebooks claims vendor clean deps test-deps chromium
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PY_SYS) -m venv $(VENV)
@@ -23,7 +24,7 @@ $(STAMP): requirements.txt pyproject.toml
 
 deps: $(STAMP)
 
-$(TEST_STAMP): $(STAMP) requirements-test.txt
+$(TEST_STAMP): $(STAMP) requirements-test.txt requirements-grading.txt
 	$(PIP) install --quiet -r requirements-test.txt
 	@touch $@
 
@@ -65,6 +66,14 @@ serve: $(HTML)/index.html
 
 student: $(STAMP)
 	$(PY) tools/student.py student
+
+$(GRADING_STAMP): $(STAMP) requirements-grading.txt
+	$(PIP) install --quiet -r requirements-grading.txt
+	@touch $@
+
+# nbgrader course directory: source/ (instructor: solutions, hidden tests, rubrics), release/ (students)
+assignments: $(GRADING_STAMP)
+	$(PY) tools/assignments.py _build/assignments
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py

@@ -1,43 +1,183 @@
 """Exercises of the composition chapter, with answers computed by the package.
 
+The last four are one of each kind besides numeric (formula, code, figure, written).
+
 Used in: book/02-composition
 """
 
 import numpy as np
 
-from ..composition import (
-    epsilon_advanced_composition,
-    laplace_scale_for_queries,
-    rdp_composition,
-)
-from ..exercises import Exercise
+from ..composition import epsilon_advanced_composition, laplace_scale_for_queries, rdp_composition
+from ..exercise_kinds import Code, Criterion, Explore, Numeric, Slip, Symbolic, Written, figure_value
 from ..rdp import rdp_gaussian
 
+CHAPTER = "02-composition"
+_LOG_INV_DELTA = np.log(1e5)
 
-def _crossover(eps0=0.1, delta_prime=1e-5):
-    """Smallest T at which the S2-08 bound is below basic composition Tε₀."""
+
+def _crossover():
+    """Smallest T at which the S2-08 bound is below basic composition Tε₀ (ε₀ = 0.1, δ′ = 10⁻⁵)."""
     ks = np.arange(1, 100_000)
-    adv = epsilon_advanced_composition(eps0, ks, delta_prime, form="drv")
-    return float(ks[np.argmax(adv < eps0 * ks)])
+    adv = epsilon_advanced_composition(0.1, ks, 1e-5, form="drv")
+    return float(ks[np.argmax(adv < 0.1 * ks)])
 
 
-Exercise(
-    "composition-advanced-eps",
-    answer=lambda: epsilon_advanced_composition(0.1, 100, 1e-5, form="zcdp"),
-    hint="Use ε = Tε₀²/2 + ε₀√(2T log(1/δ)) with T = 100, ε₀ = 0.1, δ = 10⁻⁵ (natural logarithm).",
-)
-Exercise(
-    "composition-crossover",
-    answer=_crossover,
-    hint="Compare Tε₀ with ε₀√(2T log(1/δ′)) + Tε₀(e^ε₀ − 1); solve for √T and round up to an integer.",
-)
-Exercise(
-    "composition-rdp-gaussian",
-    answer=lambda: float(rdp_composition(rdp_gaussian(10.0, 5.0), 50)[0]),
-    hint="At a fixed order the RDP values add: T times α/(2σ²).",
-)
-Exercise(
-    "composition-laplace-tight",
-    answer=lambda: laplace_scale_for_queries(100, 1.0, 1e-5, rule="advanced-tight"),
-    hint="Solve the quadratic Tε₀²/2 + ε₀√(2T log(1/δ)) = ε for ε₀ > 0; the scale is 1/ε₀.",
-)
+def _crossover_slipped(log_inv_delta=_LOG_INV_DELTA, second_term=True):
+    """The same crossover computed with a slip: another log(1/δ′), or without the term Tε₀(e^ε₀ − 1)."""
+    ks = np.arange(1, 100_000)
+    adv = 0.1 * np.sqrt(2 * ks * log_inv_delta) + (ks * 0.1 * np.expm1(0.1) if second_term else 0.0)
+    return float(ks[np.argmax(adv < 0.1 * ks)])
+
+
+def _tight_scale(log_inv_delta=_LOG_INV_DELTA, quadratic=True):
+    """1/ε₀ solving Tε₀²/2 + ε₀√(2T log(1/δ)) = ε for T = 100, ε = 1 (without the square if not ``quadratic``)."""
+    s = np.sqrt(200 * log_inv_delta)
+    return 100 / (np.sqrt(s**2 + 200) - s) if quadratic else s
+
+
+def _random_pmf_pair(rng):
+    """Two pmfs on 2 to 8 outcomes; sometimes Q gives an outcome probability 0, and ε is sometimes 0."""
+    n = int(rng.integers(2, 9))
+    p, q = rng.dirichlet(np.ones(n)), rng.dirichlet(np.ones(n))
+    if rng.random() < 0.3:
+        q[rng.integers(n)] = 0.0
+        q = q / q.sum()
+    eps = 0.0 if rng.random() < 0.15 else float(rng.uniform(0.0, 3.0))
+    return {"p": p, "q": q, "eps": eps}
+
+
+_PURE = "composition-pure"
+_SETTINGS = {"eps0": 0.03162277660168379, "delta": 1e-09}
+
+EXERCISES = [
+    Numeric(
+        key="composition-advanced-eps", chapter=CHAPTER, stars=1,
+        answer=lambda: epsilon_advanced_composition(0.1, 100, 1e-5, form="zcdp"),
+        hint="Use the advanced composition theorem in the form stated in this chapter, with T = 100, ε₀ = 0.1, "
+             "δ = 10⁻⁵ and the natural logarithm.",
+        slips=[
+            Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
+                 lambda: 0.5 + 0.1 * np.sqrt(200 * 5.0)),
+            Slip("basic-composition", "that is basic composition Tε₀; the exercise asks for the advanced bound.",
+                 lambda: 10.0),
+            Slip("drv-form", "that is the other form of advanced composition, with the term Tε₀(e^ε₀ − 1).",
+                 lambda: epsilon_advanced_composition(0.1, 100, 1e-5, form="drv")),
+            Slip("missing-quadratic-term", "the term quadratic in ε₀ is missing.",
+                 lambda: 0.1 * np.sqrt(200 * _LOG_INV_DELTA)),
+        ],
+    ),
+    Numeric(
+        key="composition-crossover", chapter=CHAPTER, stars=2,
+        answer=_crossover,
+        hint="Compare Tε₀ with the bound of the theorem, divide by ε₀√T, solve for √T and round up to an integer.",
+        slips=[
+            Slip("rounded-down", "round up: T is the first integer for which the bound is strictly smaller.",
+                 lambda: _crossover() - 1),
+            Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
+                 lambda: _crossover_slipped(log_inv_delta=5.0)),
+            Slip("missing-second-term", "the second term of the bound (linear in T) is missing.",
+                 lambda: _crossover_slipped(second_term=False)),
+        ],
+    ),
+    Numeric(
+        key="composition-rdp-gaussian", chapter=CHAPTER, stars=1,
+        answer=lambda: float(rdp_composition(rdp_gaussian(10.0, 5.0), 50)[0]),
+        hint="At a fixed order the RDP values of the mechanisms add; start from one Gaussian mechanism's ε(α).",
+        slips=[
+            Slip("missing-count", "a missing composition count: that is one mechanism; fifty run.", lambda: 0.2),
+            Slip("sigma-for-sigma2", "it looks as if σ appears where σ² belongs.", lambda: 50 * 10 / (2 * 5)),
+            Slip("missing-two", "the factor 2 in the denominator of the Gaussian's divergence is missing.",
+                 lambda: 50 * 10 / 5**2),
+            Slip("alpha-minus-1-for-alpha", "it looks as if you wrote α − 1 where α belongs.",
+                 lambda: 50 * 9 / (2 * 5**2)),
+        ],
+    ),
+    Numeric(
+        key="composition-laplace-tight", chapter=CHAPTER, stars=3,
+        answer=lambda: laplace_scale_for_queries(100, 1.0, 1e-5, rule="advanced-tight"),
+        hint="Set the advanced-composition bound equal to the total ε, solve the quadratic for ε₀ > 0, and report "
+             "the scale 1/ε₀.",
+        slips=[
+            Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
+                 lambda: _tight_scale(5.0)),
+            Slip("epsilon-not-scale", "that is ε₀; the question asks for the Laplace scale 1/ε₀.",
+                 lambda: 1 / _tight_scale()),
+            Slip("missing-quadratic-term", "the term quadratic in ε₀ is missing.",
+                 lambda: _tight_scale(quadratic=False)),
+            Slip("simple-advanced-rule", "that is the simpler advanced rule; the exercise asks for the tight ε₀ of "
+                                         "the theorem.", lambda: laplace_scale_for_queries(100, 1.0, 1e-5,
+                                                                                           rule="advanced")),
+        ],
+    ),
+    Symbolic(
+        key="composition-rdp-curve", chapter=CHAPTER, stars=2,
+        answer="T*alpha/(2*sigma**2)",
+        symbols={"alpha": (1.1, 64.0), "sigma": (0.3, 10.0), "T": (1, 1000, "integer")},
+        hint="Start from the RDP curve of one Gaussian mechanism (sensitivity 1) and compose T of them at a "
+             "fixed order.",
+        slips=[
+            Slip("missing-count", "a missing composition count: that is the curve of one mechanism.",
+                 "alpha/(2*sigma**2)"),
+            Slip("sigma-for-sigma2", "it looks as if σ appears where σ² belongs.", "T*alpha/(2*sigma)"),
+        ],
+    ),
+    Code(
+        key="composition-hockey-stick", chapter=CHAPTER, stars=2,
+        function="hockey_stick_delta", signature="(p, q, eps)",
+        reference="dpnotes.privacy_loss:hockey_stick_divergence", argmap={"eps": "epsilon"},
+        inputs=_random_pmf_pair, n_cases=40,
+        edge_cases=[
+            {"p": np.array([0.25, 0.75]), "q": np.array([0.25, 0.75]), "eps": 0.5},
+            {"p": np.array([0.5, 0.5]), "q": np.array([1.0, 0.0]), "eps": 1.0},
+        ],
+        hint="δ(ε) is the largest P(E) − e^ε Q(E) over events E: which outcomes belong to the best event?",
+        slips=[
+            Slip("halved-absolute-differences", "it looks as if you halved a sum of absolute differences (the total "
+                                                "variation formula): that agrees with δ(ε) at ε = 0 only.",
+                 lambda p, q, eps: 0.5 * np.abs(p - np.exp(eps) * q).sum()),
+            Slip("base-10", "it looks as if you used 10^ε; the hockey-stick divergence uses e^ε.",
+                 lambda p, q, eps: np.maximum(p - 10.0**eps * q, 0.0).sum()),
+            Slip("no-positive-part", "the sum must keep only the outcomes where P exceeds e^ε Q.",
+                 lambda p, q, eps: (p - np.exp(eps) * q).sum()),
+        ],
+    ),
+    Explore(
+        key="composition-pure-ratio", chapter=CHAPTER, stars=1,
+        figure=_PURE, sliders=_SETTINGS,
+        answer=lambda: figure_value(_PURE, _SETTINGS, "basic") / figure_value(_PURE, _SETTINGS, "exact"),
+        hint="Set both sliders as asked, then read the basic and the exact curve at the right end, T = 1000.",
+        slips=[
+            Slip("default-delta", "δ is still at its default; move the δ slider as asked.",
+                 lambda: figure_value(_PURE, {**_SETTINGS, "delta": 1e-6}, "basic")
+                 / figure_value(_PURE, {**_SETTINGS, "delta": 1e-6}, "exact")),
+            Slip("default-eps0", "ε₀ is still at its default; move the ε₀ slider as asked.",
+                 lambda: figure_value(_PURE, {**_SETTINGS, "eps0": 0.1}, "basic")
+                 / figure_value(_PURE, {**_SETTINGS, "eps0": 0.1}, "exact")),
+            Slip("inverted", "that is exact over basic; the question asks how many times smaller the exact ε is.",
+                 lambda: figure_value(_PURE, _SETTINGS, "exact") / figure_value(_PURE, _SETTINGS, "basic")),
+        ],
+    ),
+    Written(
+        key="composition-rdp-additivity", chapter=CHAPTER, stars=2,
+        model_solution=(
+            "Write $D_\\alpha(P\\,\\|\\,Q) = \\frac{1}{\\alpha - 1}\\log \\int p^\\alpha q^{1-\\alpha}$. Two independent "
+            "mechanisms run on neighbouring data sets give the output pairs the product laws $P_1 \\times P_2$ and "
+            "$Q_1 \\times Q_2$. The integrand factorises, "
+            "$(p_1p_2)^\\alpha (q_1q_2)^{1-\\alpha} = p_1^\\alpha q_1^{1-\\alpha}\\, p_2^\\alpha q_2^{1-\\alpha}$, so the "
+            "integral is a product and its logarithm a sum: the divergences add, and so do the RDP guarantees "
+            "$\\varepsilon_1(\\alpha) + \\varepsilon_2(\\alpha)$. If the second mechanism sees the first one's output, "
+            "condition on that output: the inner integral is at most $e^{(\\alpha - 1)\\varepsilon_2(\\alpha)}$ for every "
+            "value of it, and what is left is the first integral. Both steps need the same exponent $\\alpha$ in both "
+            "factors: at two different orders the integrand does not factorise, so curves are added order by "
+            "order, and the conversion to $(\\varepsilon, \\delta)$ comes after the sum."
+        ),
+        rubric=[
+            Criterion(1, "Writes the Rényi divergence as a log-integral (or a moment of the likelihood ratio) and uses "
+                         "the product law of independent outputs."),
+            Criterion(1, "Shows that the integrand factorises, so the logarithm turns the product into a sum at the "
+                         "same order α."),
+            Criterion(1, "Handles adaptivity (conditioning on the first output, the bound holding for every value of "
+                         "it) or explains why different orders cannot be added (no factorisation)."),
+        ],
+    ),
+]

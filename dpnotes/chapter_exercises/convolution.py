@@ -6,8 +6,11 @@ Used in: book/09-repeated-noise
 import sympy as sp
 
 from ..convolution import rdp_convolution_bound, rdp_discrete_shift
-from ..exercises import Exercise
+from ..exercise_kinds import Numeric, Slip
+from ..rdp import rdp_laplace
 from ..symbolic.amplification import derive_laplace_bound_asymptotic
+
+CHAPTER = "09-repeated-noise"
 
 
 def _limit_ratio():
@@ -16,23 +19,49 @@ def _limit_ratio():
     return float(ratio)
 
 
-Exercise(
-    "convolution-gaussian-bound",
-    answer=lambda: rdp_convolution_bound(4.0, 8, "gaussian", 1.0),
-    hint="The repeated-noise bound with P = N(0, σ²): m times the divergence of a shift by 1/m.",
-)
-Exercise(
-    "convolution-laplace-bound",
-    answer=lambda: rdp_convolution_bound(2.0, 2, "laplace", 1.0),
-    hint="Mironov's formula for Laplace noise with shift Δ = 1/m, multiplied by m.",
-)
-Exercise(
-    "convolution-laplace-limit",
-    answer=_limit_ratio,
-    hint="Compare the leading term of the bound for large m with the divergence of a Gaussian of the same variance.",
-)
-Exercise(
-    "convolution-discrete-ratio",
-    answer=lambda: rdp_discrete_shift(2.0, 3, "gaussian", 1.0) / (3 * rdp_discrete_shift(2.0, 1, "gaussian", 1.0)),
-    hint="For the discrete Gaussian, D_α(P+Δ‖P) = αΔ²/(2σ²) whenever αΔ is an integer.",
-)
+EXERCISES = [
+    Numeric(
+        key="convolution-gaussian-bound", chapter=CHAPTER, stars=1,
+        answer=lambda: rdp_convolution_bound(4.0, 8, "gaussian", 1.0),
+        hint="The released sum carries the noise of all m parties: a Gaussian of m times the variance.",
+        slips=[
+            Slip("one-noise", "that is one party's noise only: the sum carries all eight.", lambda: 4.0 / 2),
+            Slip("variance-m-squared", "the variance of a sum of m independent noises grows like m, not m².",
+                 lambda: 4.0 / (2 * 64)),
+            Slip("alpha-minus-1-for-alpha", "it looks as if you wrote α − 1 where α belongs.", lambda: 3.0 / 16),
+        ],
+    ),
+    Numeric(
+        key="convolution-laplace-bound", chapter=CHAPTER, stars=2,
+        answer=lambda: rdp_convolution_bound(2.0, 2, "laplace", 1.0),
+        hint="Evaluate the repeated-noise bound of this chapter: the Laplace divergence of the smaller shift comes "
+             "from Mironov's formula; do not forget the factor in front.",
+        slips=[
+            Slip("missing-factor-m", "the bound multiplies the divergence of the small shift by m.",
+                 lambda: rdp_laplace(2.0, 1.0, 0.5)),
+            Slip("full-shift", "the shift in the bound is 1/m, not 1.", lambda: 2 * rdp_laplace(2.0, 1.0, 1.0)),
+        ],
+    ),
+    Numeric(
+        key="convolution-laplace-limit", chapter=CHAPTER, stars=3,
+        answer=_limit_ratio,
+        hint="Compare the leading term of the bound for large m with the divergence of a Gaussian of the same variance.",
+        slips=[
+            Slip("inverted", "that is the Gaussian's divergence over the bound; the question asks for the bound over "
+                             "the Gaussian's.", lambda: 0.5),
+            Slip("laplace-variance", "the variance of Lap(0, b) is not b².", lambda: 1.0),
+        ],
+    ),
+    Numeric(
+        key="convolution-discrete-ratio", chapter=CHAPTER, stars=2,
+        answer=lambda: rdp_discrete_shift(2.0, 3, "gaussian", 1.0) / (3 * rdp_discrete_shift(2.0, 1, "gaussian", 1.0)),
+        hint="For the discrete Gaussian the divergence of an integer shift is the continuous one whenever αΔ is "
+             "an integer.",
+        slips=[
+            Slip("not-divided-by-three", "the ratio divides by three times the divergence of the unit shift.",
+                 lambda: 9.0),
+            Slip("inverted", "that is the inverse ratio.", lambda: 1 / 3),
+            Slip("linear-bound", "that assumes the linear bound the exercise tests.", lambda: 1.0),
+        ],
+    ),
+]

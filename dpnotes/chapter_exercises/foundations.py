@@ -4,37 +4,78 @@ Used in: book/00b-foundations
 """
 
 import numpy as np
+from scipy import stats
 
-from ..composition import gaussian_sigma_exact
-from ..exercises import Exercise
+from ..composition import gaussian_sigma_classical, gaussian_sigma_exact
+from ..exercise_kinds import Numeric, Slip
 from ..privacy_loss import delta_gaussian
 from ..properties import group_privacy_epsilon_delta
 
-Exercise(
-    "foundations-laplace-epsilon",
-    # a sum of records in [−1, 2] under replace-one moves by at most 2 − (−1) = 3; Laplace scale b = 4
-    answer=lambda: 3.0 / 4.0,
-    hint="First the sensitivity: under replace-one a record can jump from one end of [−1, 2] to the other, "
-         "so the sum moves by up to the length of the interval, not by its largest value. Then ε = Δ₁/b.",
-)
-Exercise(
-    "foundations-rr-p",
-    answer=lambda: np.exp(2.0) / (1.0 + np.exp(2.0)),
-    hint="Randomized response is log(p/(1 − p))-DP and no better; solve log(p/(1 − p)) = 2 for p.",
-)
-Exercise(
-    "foundations-gaussian-sigma",
-    answer=lambda: gaussian_sigma_exact(0.25, 1e-6, sensitivity=2.0),
-    hint="The exact calibration, not the classical formula: find the σ for which the Gaussian privacy profile "
-         "with μ = Δ₂/σ equals δ at ε (the package's gaussian_sigma_exact); remember Δ₂ = 2.",
-)
-Exercise(
-    "foundations-group-delta",
-    answer=lambda: group_privacy_epsilon_delta(0.2, 1e-6, 5)[1],
-    hint="Group privacy for a group of k: (kε, k e^{(k−1)ε} δ). Here k = 5, so the exponent is (k − 1)ε = 0.8.",
-)
-Exercise(
-    "foundations-tradeoff-read",
-    answer=lambda: delta_gaussian(0.5, 0.5),
-    hint="With σ = 2 (and Δ₂ = 1), μ = 0.5. The exact value is Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) at ε = 0.5.",
-)
+CHAPTER = "00b-foundations"
+
+EXERCISES = [
+    Numeric(
+        key="foundations-laplace-epsilon", chapter=CHAPTER, stars=2,
+        # a sum of records in [−1, 2] under replace-one moves by at most 2 − (−1) = 3; Laplace scale b = 4
+        answer=lambda: 3.0 / 4.0,
+        hint="First the sensitivity: under replace-one a record can jump from one end of [−1, 2] to the other. "
+             "Then bound the ratio of the two Laplace densities at any output.",
+        slips=[
+            Slip("add-remove-relation", "the wrong neighbouring relation: that sensitivity (the largest |x|) is the one "
+                                        "for add/remove; under replace-one a record can jump across the whole "
+                                        "interval.", lambda: 2.0 / 4.0),
+            Slip("unit-sensitivity", "the sensitivity is not 1: records range over [−1, 2].", lambda: 1.0 / 4.0),
+            Slip("inverted", "ε is the sensitivity divided by the Laplace scale, not the other way round.",
+                 lambda: 4.0 / 3.0),
+        ],
+    ),
+    Numeric(
+        key="foundations-rr-p", chapter=CHAPTER, stars=1,
+        answer=lambda: np.exp(2.0) / (1.0 + np.exp(2.0)),
+        hint="Randomized response with truth probability p is exactly as private as its largest log-ratio of "
+             "report probabilities; set that log-ratio to 2 and solve for p.",
+        slips=[
+            Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
+                 lambda: 100.0 / 101.0),
+            Slip("one-minus-p", "that is the probability of a lie, 1 − p; the question asks for the truth "
+                                "probability.", lambda: 1.0 / (1.0 + np.exp(2.0))),
+        ],
+    ),
+    Numeric(
+        key="foundations-gaussian-sigma", chapter=CHAPTER, stars=2,
+        answer=lambda: gaussian_sigma_exact(0.25, 1e-6, sensitivity=2.0),
+        hint="The exact calibration, not the classical formula: find the σ for which the Gaussian privacy profile "
+             "at ε meets δ (the package's gaussian_sigma_exact does it), with the query's ℓ₂ sensitivity.",
+        slips=[
+            Slip("classical", "that is the classical calibration; the exercise asks for the exact (smallest) σ.",
+                 lambda: gaussian_sigma_classical(0.25, 1e-6, sensitivity=2.0)),
+            Slip("unit-sensitivity", "it looks as if you used sensitivity 1; this query's ℓ₂ sensitivity is 2.",
+                 lambda: gaussian_sigma_exact(0.25, 1e-6, sensitivity=1.0)),
+        ],
+    ),
+    Numeric(
+        key="foundations-group-delta", chapter=CHAPTER, stars=2,
+        answer=lambda: group_privacy_epsilon_delta(0.2, 1e-6, 5)[1],
+        hint="Apply the simpler form of the group-privacy theorem with a group of k records: δ picks up the "
+             "factor k and an exponential factor in ε.",
+        slips=[
+            Slip("no-exponential", "the exponential factor of the group-privacy theorem is missing.",
+                 lambda: 5 * 1e-6),
+            Slip("exponent-k", "the exponent has one ε too many: it counts the other members of the group.",
+                 lambda: 5 * np.exp(1.0) * 1e-6),
+            Slip("no-factor-k", "the factor k in front is missing.", lambda: np.exp(0.8) * 1e-6),
+        ],
+    ),
+    Numeric(
+        key="foundations-tradeoff-read", chapter=CHAPTER, stars=2,
+        answer=lambda: delta_gaussian(0.5, 0.5),
+        hint="With σ = 2 and Δ₂ = 1, μ is the sensitivity over σ; then use the exact δ(ε) of the Gaussian mechanism "
+             "from this chapter (both Φ terms).",
+        slips=[
+            Slip("mu-is-sigma", "it looks as if you used μ = σ; μ is the sensitivity divided by σ.",
+                 lambda: delta_gaussian(0.5, 2.0)),
+            Slip("one-term", "the second term of the exact δ(ε) (the one with e^ε) is missing.",
+                 lambda: stats.norm.cdf(-0.75)),
+        ],
+    ),
+]

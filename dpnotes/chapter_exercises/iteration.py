@@ -6,32 +6,70 @@ Used in: book/08-amplification-iteration
 import numpy as np
 
 from ..amplification import renyi_shift_sup, shifted_renyi_location
-from ..exercises import Exercise
+from ..exercise_kinds import Numeric, Slip
 from ..iteration import rdp_noisy_sgd_all_iterates, rdp_noisy_sgd_last_iterate, smoothness_constant
 
-Exercise(
-    "iteration-shifted-gaussian",
-    answer=lambda: shifted_renyi_location(3.0, 1.5, 0.5, "gaussian", 1.0),
-    hint="With a budget z you may move the first distribution towards the second by up to z before measuring D_α.",
-)
-Exercise(
-    "iteration-step-size",
-    answer=lambda: 2.0 / smoothness_constant(np.array([[2.0, 0.0], [0.0, 1.0]]), "squared"),
-    hint="Compute the Hessian XᵀX/n of the squared loss, its largest eigenvalue β, then the threshold on η.",
-)
-Exercise(
-    "iteration-last-iterate",
-    answer=lambda: rdp_noisy_sgd_last_iterate(8.0, 91, 100, 1.0, 4.0),
-    hint="Count the noise draws from step t to step n inclusive, and spread the shift 2ηL evenly over them.",
-)
-Exercise(
-    "iteration-positions",
-    answer=lambda: float(np.sum(rdp_noisy_sgd_last_iterate(2.0, np.arange(1, 101), 100, 1.0, 1.0)
-                                <= 0.1 * rdp_noisy_sgd_all_iterates(2.0, 1.0, 1.0))),
-    hint="The ratio of the two quantities depends only on the number of steps from t to the end, n − t + 1.",
-)
-Exercise(
-    "iteration-shift-sup",
-    answer=lambda: renyi_shift_sup(4.0, 0.5, "gaussian", 0.5),
-    hint="The Gaussian divergence grows with the size of the shift, so the supremum is at the largest allowed shift.",
-)
+CHAPTER = "08-amplification-iteration"
+
+EXERCISES = [
+    Numeric(
+        key="iteration-shifted-gaussian", chapter=CHAPTER, stars=2,
+        answer=lambda: shifted_renyi_location(3.0, 1.5, 0.5, "gaussian", 1.0),
+        hint="With a budget z you may move the first distribution towards the second by up to z before measuring D_α.",
+        slips=[
+            Slip("no-shift", "the shift budget is unused: you may move the first distribution first.",
+                 lambda: 3.0 * 1.5**2 / 2),
+            Slip("wrong-direction", "the shift moves the first distribution towards the second, not away from it.",
+                 lambda: 3.0 * 2.0**2 / 2),
+            Slip("alpha-minus-1-for-alpha", "it looks as if you wrote α − 1 where α belongs.",
+                 lambda: 2.0 * 1.0**2 / 2),
+        ],
+    ),
+    Numeric(
+        key="iteration-step-size", chapter=CHAPTER, stars=2,
+        answer=lambda: 2.0 / smoothness_constant(np.array([[2.0, 0.0], [0.0, 1.0]]), "squared"),
+        hint="Compute the Hessian of the average squared loss, its largest eigenvalue β, then the threshold on η "
+             "of the contraction theorem.",
+        slips=[
+            Slip("factor-two", "off by a factor 2: check the normalisation of the Hessian by n and the threshold "
+                               "of the theorem.", lambda: 0.5),
+            Slip("smallest-eigenvalue", "smoothness is the largest eigenvalue of the Hessian, not the smallest.",
+                 lambda: 4.0),
+        ],
+    ),
+    Numeric(
+        key="iteration-last-iterate", chapter=CHAPTER, stars=2,
+        answer=lambda: rdp_noisy_sgd_last_iterate(8.0, 91, 100, 1.0, 4.0),
+        hint="Count the noise draws from step t to step n inclusive, and spread the shift 2ηL evenly over them.",
+        slips=[
+            Slip("off-by-one", "off by one: count the noise draws from step t to step n inclusive.",
+                 lambda: rdp_noisy_sgd_all_iterates(8.0, 1.0, 4.0) / 9),
+            Slip("all-iterates", "that is the all-iterates value: the later noise draws hide the record too.",
+                 lambda: rdp_noisy_sgd_all_iterates(8.0, 1.0, 4.0)),
+            Slip("sigma-for-sigma2", "it looks as if σ appears where σ² belongs.",
+                 lambda: rdp_noisy_sgd_all_iterates(8.0, 1.0, 4.0) * 4.0 / 10),
+        ],
+    ),
+    Numeric(
+        key="iteration-positions", chapter=CHAPTER, stars=2,
+        answer=lambda: float(np.sum(rdp_noisy_sgd_last_iterate(2.0, np.arange(1, 101), 100, 1.0, 1.0)
+                                    <= 0.1 * rdp_noisy_sgd_all_iterates(2.0, 1.0, 1.0))),
+        hint="The ratio of the two quantities depends only on the number of steps from t to the end.",
+        slips=[
+            Slip("off-by-one", "off by one: the count of noise draws from t to n includes both ends.", lambda: 90.0),
+            Slip("complement", "that counts the positions that do not gain tenfold.", lambda: 9.0),
+        ],
+    ),
+    Numeric(
+        key="iteration-shift-sup", chapter=CHAPTER, stars=1,
+        answer=lambda: renyi_shift_sup(4.0, 0.5, "gaussian", 0.5),
+        hint="The Gaussian divergence grows with the size of the shift, so the supremum is at the largest allowed shift.",
+        slips=[
+            Slip("sigma-for-sigma2", "it looks as if σ appears where σ² belongs.", lambda: 4 * 0.25 / (2 * 0.5)),
+            Slip("shift-not-squared", "the shift enters the Gaussian divergence squared.",
+                 lambda: 4 * 0.5 / (2 * 0.25)),
+            Slip("alpha-minus-1-for-alpha", "it looks as if you wrote α − 1 where α belongs.",
+                 lambda: 3 * 0.25 / (2 * 0.25)),
+        ],
+    ),
+]

@@ -3,33 +3,61 @@
 Used in: book/00-why-privacy
 """
 
+import numpy as np
 
-from ..exercises import Exercise
+from ..exercise_kinds import Numeric, Slip
 from ..learning import dpsgd_epsilon_of, membership_accuracy_bound, replace_one_sensitivity
 
+CHAPTER = "00-why-privacy"
 MEDIAN_DATA = (0.1, 0.3, 0.35, 0.8, 0.9)
 
-Exercise(
-    "learning-median-sensitivity",
-    answer=lambda: replace_one_sensitivity(MEDIAN_DATA, 0.0, 1.0),
-    hint="Replacing one record can move the median of five sorted points only to a neighbouring order "
-         "statistic: compare the two gaps next to the middle point.",
-)
-Exercise(
-    "learning-mean-sensitivity",
-    answer=lambda: replace_one_sensitivity(MEDIAN_DATA, 0.0, 1.0, "mean"),
-    hint="The mean moves by (change of one record)/n; which record can change the most inside [0, 1]?",
-)
-Exercise(
-    "learning-membership-bound",
-    answer=lambda: membership_accuracy_bound(1.0, 0.0),
-    hint="With δ = 0 a test's true- and false-positive rates satisfy TPR ≤ e^ε·FPR and TNR ≤ e^ε·FNR; "
-         "maximise (TPR + TNR)/2.",
-)
-Exercise(
-    "learning-dpsgd-epsilon",
-    answer=lambda: dpsgd_epsilon_of(0.01, 1.1, 1000, 1e-5),
-    hint="Compose the RDP of the sampled Gaussian over 1000 steps and convert at δ = 10⁻⁵ "
-         "(dpsgd_epsilon_of does all three steps).",
-    rtol=1e-4,
-)
+EXERCISES = [
+    Numeric(
+        key="learning-median-sensitivity", chapter=CHAPTER, stars=1,
+        answer=lambda: replace_one_sensitivity(MEDIAN_DATA, 0.0, 1.0),
+        hint="Replacing one record can move the median of five sorted points only to a neighbouring order "
+             "statistic: compare the two gaps next to the middle point.",
+        slips=[
+            Slip("lower-gap", "that is the gap to the lower neighbour; a replaced record can also push the median up.",
+                 lambda: 0.35 - 0.3),
+            Slip("to-the-extreme", "the median cannot jump to the largest record: it moves only to a neighbouring "
+                                   "order statistic.", lambda: 0.9 - 0.35),
+            Slip("worst-case-over-data", "that is the worst case over all data sets in [0, 1]; the question fixes "
+                                         "these five records.", lambda: 1.0),
+        ],
+    ),
+    Numeric(
+        key="learning-mean-sensitivity", chapter=CHAPTER, stars=1,
+        answer=lambda: replace_one_sensitivity(MEDIAN_DATA, 0.0, 1.0, "mean"),
+        hint="The mean moves by the change of one record divided by n; which record can change the most inside [0, 1]?",
+        slips=[
+            Slip("not-divided-by-n", "that is how far one record can move; the mean divides that change by n.",
+                 lambda: 0.9),
+            Slip("worst-case-over-data", "that is the worst case over all data sets in [0, 1]; on these records, "
+                                         "which one can move farthest?", lambda: 1.0 / 5),
+        ],
+    ),
+    Numeric(
+        key="learning-membership-bound", chapter=CHAPTER, stars=2,
+        answer=lambda: membership_accuracy_bound(1.0, 0.0),
+        hint="With δ = 0, the true- and false-positive rates of any test are tied by the factor e^ε in both "
+             "directions (for the test and for its complement); maximise the balanced accuracy under both constraints.",
+        slips=[
+            Slip("advantage", "that is the advantage TPR − FPR, not the balanced accuracy (TPR + TNR)/2.",
+                 lambda: np.expm1(1.0) / (np.e + 1.0)),
+            Slip("error-rate", "that is the smallest error rate of the best test, not its accuracy.",
+                 lambda: 1.0 / (1.0 + np.e)),
+        ],
+    ),
+    Numeric(
+        key="learning-dpsgd-epsilon", chapter=CHAPTER, stars=1,
+        answer=lambda: dpsgd_epsilon_of(0.01, 1.1, 1000, 1e-5),
+        hint="Call the accountant with the sampling rate, the noise multiplier, the number of steps and δ, "
+             "in the order of its signature.",
+        rtol=1e-4,
+        slips=[
+            Slip("one-step", "a missing composition count: the accountant must compose all T steps.",
+                 lambda: dpsgd_epsilon_of(0.01, 1.1, 1, 1e-5)),
+        ],
+    ),
+]

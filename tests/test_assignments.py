@@ -1,0 +1,217 @@
+"""make assignments: nbgrader versions of the chapters' exercises, graded end to end.
+
+The chapter-02 notebook is taken with the four new kinds of exercise added (the cells the
+lead puts into the book, :data:`NEW_CELLS`, unless the notebook already has them); the
+instructor's and the students' versions are generated, then three simulated submissions
+are autograded by nbgrader: all answers right, all wrong, and one wrong plus one close.
+"""
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from dpnotes.chapter_exercises import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+if os.environ.get("CI"):  # make test installs the grader: on CI a missing nbgrader is a failure, not a skip
+    import nbgrader  # noqa: F401
+else:
+    pytest.importorskip("nbgrader", reason="the grader is installed by `make test` (requirements-grading.txt)")
+
+import assignments  # noqa: E402  (tools/assignments.py)
+
+STEM = "02-composition"
+
+#: the chapter-02 cells of one exercise of each new kind, in the book's pattern (directive, answer cell,
+#: solution dropdown); inserted after the chapter's last solution
+NEW_CELLS = [
+    ("markdown", """```{exercise} The RDP curve of a composition
+:label: ex-composition-rdp-curve
+
+$T$ Gaussian mechanisms with noise $\\sigma$ (sensitivity 1) run on the same data. Write the RDP curve
+$\\varepsilon(\\alpha)$ of their composition as a formula in $\\alpha$, $\\sigma$ and $T$: a string such as
+`"alpha / sigma"` (Greek letters work too) or a sympy expression.
+```"""),
+    ("code", """answer = None  # replace None with your formula
+check("composition-rdp-curve", answer)"""),
+    ("markdown", """```{solution-start} ex-composition-rdp-curve
+:class: dropdown
+```
+One Gaussian mechanism is $(\\alpha, \\alpha/(2\\sigma^2))$-RDP for every $\\alpha$ ({prf:ref}`s4-02`); at a fixed order the
+$T$ guarantees add, so the curve of the composition is $T\\alpha/(2\\sigma^2)$."""),
+    ("code", """check("composition-rdp-curve", "T * alpha / (2 * sigma**2)")"""),
+    ("markdown", """```{solution-end}
+```
+
+```{exercise} The hockey-stick divergence in code
+:label: ex-composition-hockey-stick
+
+Write a function `hockey_stick_delta(p, q, eps)` that returns $\\delta(\\varepsilon) = \\sup_E P(E) - e^\\varepsilon Q(E)$
+for two probability mass functions `p`, `q` (numpy arrays over the same outcomes) and $\\varepsilon \\ge 0$. The checker
+runs it on 42 pairs, some with $Q(y) = 0 < P(y)$, and compares it with the package.
+```"""),
+    ("code", """def hockey_stick_delta(p, q, eps):
+    \"\"\"δ(ε) of the pair (P, Q).\"\"\"
+    ...  # your code
+
+
+check("composition-hockey-stick", hockey_stick_delta)"""),
+    ("markdown", """```{solution-start} ex-composition-hockey-stick
+:class: dropdown
+```
+The supremum is attained at the event $E = \\{y : P(y) > e^\\varepsilon Q(y)\\}$, so $\\delta(\\varepsilon)$ sums the
+positive parts of $P(y) - e^\\varepsilon Q(y)$. An outcome with $Q(y) = 0$ contributes all of $P(y)$."""),
+    ("code", """def hockey_stick_delta(p, q, eps):
+    \"\"\"δ(ε) of the pair (P, Q): the positive parts of P − e^ε Q, summed.\"\"\"
+    return float(np.maximum(np.asarray(p) - np.exp(eps) * np.asarray(q), 0.0).sum())
+
+
+check("composition-hockey-stick", hockey_stick_delta)"""),
+    ("markdown", """```{solution-end}
+```
+
+```{exercise} Reading the composition figure
+:label: ex-composition-pure-ratio
+
+In the {ref}`figure of T-fold composition <fig-composition-pure>`, set $\\varepsilon_0 \\approx 0.0316$ and
+$\\delta = 10^{-9}$. At $T = 1000$ (the right end), how many times smaller is the exact $\\varepsilon$ than basic
+composition's $T\\varepsilon_0$? (A reading to 2 % is right.)
+```"""),
+    ("code", """answer = None  # replace None with your value
+check("composition-pure-ratio", answer)"""),
+    ("markdown", """```{solution-start} ex-composition-pure-ratio
+:class: dropdown
+```
+Basic composition gives $1000 \\cdot 0.0316 \\approx 31.6$; the exact curve ends near $6.15$: a ratio of about $5.1$.
+At the default $\\delta = 10^{-6}$ the exact $\\varepsilon$ would be smaller still, and the ratio larger."""),
+    ("code", """curves = FIGURES["composition-pure"].traces(eps0=10**-1.5, delta=1e-9)
+traces = {t.name.split(":")[0]: t.y[-1] for t in curves}
+check("composition-pure-ratio", traces["basic"] / traces["exact"])"""),
+    ("markdown", """```{solution-end}
+```
+
+```{exercise} Why Rényi DP composes by adding
+:label: ex-composition-rdp-additivity
+
+Explain in a few sentences why the RDP guarantees of two mechanisms add at each fixed order $\\alpha$, also when the
+second mechanism sees the first one's output, and why one may not add $\\varepsilon_1(\\alpha_1)$ and
+$\\varepsilon_2(\\alpha_2)$ taken at two different orders.
+```"""),
+    ("code", """answer = ""  # write your explanation in the string
+check("composition-rdp-additivity", answer)"""),
+    ("markdown", """```{solution-start} ex-composition-rdp-additivity
+:class: dropdown
+```
+""" + REGISTRY["composition-rdp-additivity"].model_solution),
+    ("markdown", """```{solution-end}
+```"""),
+]
+
+
+def chapter_with_new_exercises(book):
+    """book/02-composition.ipynb with :data:`NEW_CELLS` after its last solution (unless it has them)."""
+    nb = nbformat.read(ROOT / "book" / f"{STEM}.ipynb", as_version=4)
+    if "ex-composition-rdp-curve" not in "".join(c.source for c in nb.cells):
+        last = max(i for i, c in enumerate(nb.cells) if "{solution-end}" in c.source)
+        head, _, rest = nb.cells[last].source.partition("{solution-end}\n```")
+        new = [nbformat.v4.new_markdown_cell(head + "{solution-end}\n```")]
+        new += [nbformat.v4.new_markdown_cell(s) if t == "markdown" else nbformat.v4.new_code_cell(s)
+                for t, s in NEW_CELLS[:-1]]
+        new.append(nbformat.v4.new_markdown_cell(NEW_CELLS[-1][1] + "\n" + rest))
+        nb.cells[last:last + 1] = new
+    book.mkdir()
+    nbformat.write(nb, book / f"{STEM}.ipynb")
+    return nb
+
+
+def _answers(source_nb):
+    """grade_id → the instructor's solution code of each answer cell."""
+    out = {}
+    for cell in source_nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution") and cell.cell_type == "code":
+            out[meta["grade_id"]] = re.search(r"### BEGIN SOLUTION\n(.*)\n### END SOLUTION", cell.source, re.S).group(1)
+    return out
+
+
+WRONG = {"composition-rdp-curve": 'answer = "alpha"',
+         "composition-hockey-stick": "def hockey_stick_delta(p, q, eps):\n    return 0.0"}
+
+
+def submit(course, release_nb, student, answers):
+    nb = nbformat.from_dict(release_nb)
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if gid in answers:
+            cell.source = answers[gid]
+    target = course / "submitted" / student / STEM
+    target.mkdir(parents=True)
+    nbformat.write(nb, target / f"{STEM}.ipynb")
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("assignments")
+    book, out = tmp / "book", tmp / "course"
+    nb = chapter_with_new_exercises(book)
+    # the new cells are what nbval would run: every solution passes its own check
+    ns, verdicts = {}, []
+    exec(compile(next(c.source for c in nb.cells if "import check" in c.source), "setup", "exec"), ns)
+    ns["check"] = lambda key, value: verdicts.append(REGISTRY[key].check(value)) or verdicts[-1]
+    solutions = [src for (t, src), (_, before) in zip(NEW_CELLS[1:], NEW_CELLS) if t == "code"
+                 and "{solution-start}" in before]
+    for src in solutions:
+        exec(compile(src, "solution", "exec"), ns)
+    assert [v.status for v in verdicts] == ["right", "right", "right"], verdicts
+    assignments.main([str(out), "--book", str(book), "--only", STEM])
+    return out
+
+
+def test_the_versions_keep_solutions_and_hidden_tests_for_the_instructor(course):
+    source = (course / "source" / STEM / f"{STEM}.ipynb").read_text()
+    release = (course / "release" / STEM / f"{STEM}.ipynb").read_text()
+    for text in ("BEGIN SOLUTION", "HIDDEN TESTS", "score(", "np.sqrt(200 * np.log(1e5))", "T * alpha / (2 * sigma**2)",
+                 "np.maximum(np.asarray(p) - np.exp(eps)", "Rubric", "integrand factorises"):
+        assert text in source, text
+        assert text not in release, text
+    for key in ("composition-advanced-eps", "composition-rdp-curve", "composition-hockey-stick",
+                "composition-pure-ratio"):
+        assert f'print(check(\\"{key}\\"' in release
+    assert "def hockey_stick_delta(p, q, eps)" in release  # the template is in the prompt
+
+
+@pytest.mark.filterwarnings("ignore:Object of type .* not in session")  # nbgrader's own database session
+def test_nbgrader_grades_right_wrong_and_partial_submissions(course):
+    from nbgrader.api import Gradebook
+
+    source_nb = nbformat.read(course / "source" / STEM / f"{STEM}.ipynb", as_version=4)
+    release_nb = nbformat.read(course / "release" / STEM / f"{STEM}.ipynb", as_version=4)
+    right = _answers(source_nb)
+    keys = [gid.removesuffix("-answer") for gid in right]
+    auto_points = sum(REGISTRY[k].stars for k in keys)
+    assert len(keys) == 7 and auto_points == 12  # four numeric exercises, a formula, a function, a figure
+    written = {"composition-rdp-additivity": "The divergences add because the integrand factorises."}
+    wrong = {f"{k}-answer": WRONG.get(k, "answer = 123.0") for k in keys}
+    partial = {**right, "composition-laplace-tight-answer": "answer = 1.0",
+               "composition-rdp-gaussian-answer": "answer = 10.3"}  # wrong (3 points), close (half of 1)
+    for student, answers in (("right", right), ("wrong", wrong), ("partial", partial)):
+        submit(course, release_nb, student, {**answers, **written})
+    api = assignments.nbgrader_api(course)
+    for student in ("right", "wrong", "partial"):
+        result = api.autograde(STEM, student)
+        assert result["success"], result.get("log")
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        scores = {s: gb.find_submission(STEM, s) for s in ("right", "wrong", "partial")}
+        assert scores["right"].max_code_score == auto_points
+        assert scores["right"].code_score == auto_points
+        assert scores["wrong"].code_score == 0
+        assert scores["partial"].code_score == auto_points - 3 - 0.5
+        assert all(s.needs_manual_grade for s in scores.values())  # the written answer, worth its rubric
+        assert scores["right"].max_written_score == REGISTRY["composition-rdp-additivity"].points
