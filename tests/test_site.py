@@ -167,3 +167,32 @@ def _check_against_package(fig, state):
     for got, want in zip(state["traces"], expected):
         np.testing.assert_allclose(got["x"], want.x, rtol=1e-6)
         np.testing.assert_allclose(got["y"], want.y, rtol=1e-6)
+
+
+def _chapter_pages_with_solutions():
+    out = [rel for rel in PAGES if (HTML / rel).exists() and 'class="solution' in (HTML / rel).read_text(encoding="utf-8")]
+    return out or ["(no pages with solutions)"]
+
+
+@pytest.mark.parametrize("rel", _chapter_pages_with_solutions())
+def test_every_solution_is_closed_until_the_reader_opens_it(browser, site_url, rel):
+    source = ROOT / "book" / Path(rel).with_suffix(".ipynb").name
+    expected = source.read_text(encoding="utf-8").count("{solution-start}")
+    page, _, _ = _open(browser, f"{site_url}/{rel}")
+    try:
+        state = page.evaluate("""() => Array.from(document.querySelectorAll('.solution')).map(e => ({
+            id: e.id, dropdown: e.classList.contains('dropdown'),
+            shown: Array.from(e.children).filter(c => !c.classList.contains('admonition-title'))
+                        .reduce((h, c) => h + c.offsetHeight, 0)}))""")
+        assert len(state) == expected, f"{len(state)} solutions on the page, {expected} in the notebook"
+        assert all(s["dropdown"] for s in state), [s["id"] for s in state if not s["dropdown"]]
+        assert all(s["shown"] == 0 for s in state), [s["id"] for s in state if s["shown"]]
+        # one click opens it
+        first = state[0]["id"]
+        page.click(f"[id='button-{first}']")
+        page.wait_for_timeout(300)
+        opened = page.evaluate(f"""() => Array.from(document.getElementById({json.dumps(first)}).children)
+            .filter(c => !c.classList.contains('admonition-title')).reduce((h, c) => h + c.offsetHeight, 0)""")
+        assert opened > 0
+    finally:
+        page.close()
