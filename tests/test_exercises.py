@@ -333,3 +333,38 @@ def test_bad_specs_of_every_kind_raise():
         Written(key="w", chapter="02-composition", stars=1, model_solution="Because.", rubric=[])
     with pytest.raises(ValueError, match="positive"):
         Criterion(0, "nothing")
+
+
+def _worked_output_numbers(chapter):
+    """Numbers printed by the page's worked cells (not exercise checks, not solutions)."""
+    cells = json.loads((BOOK / f"{chapter}.ipynb").read_text(encoding="utf-8"))["cells"]
+    inside, numbers = False, []
+    for cell in cells:
+        src = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            inside = (inside or "{solution-start}" in src) and "{solution-end}" not in src.split("{solution-start}")[-1]
+            continue
+        if inside or 'check("' in src:
+            continue
+        for out in cell.get("outputs", []):
+            text = "".join(out.get("text", "")) + "".join(out.get("data", {}).get("text/plain", ""))
+            numbers += [float(x) for x in re.findall(r"\d+\.?\d*(?:e-?\d+)?", text)]
+    return numbers
+
+
+def _is_specific(value):
+    """An answer a reader could not hit by coincidence: ≥ 3 significant digits, or an integer ≥ 20."""
+    if float(value).is_integer():
+        return abs(value) >= 20
+    return len(f"{abs(value):.6g}".replace(".", "").lstrip("0").rstrip("0")) >= 3
+
+
+@pytest.mark.parametrize("key", sorted(k for k, s in REGISTRY.items() if type(s).__name__ in ("Numeric", "Explore")))
+def test_no_exercise_answer_is_printed_by_a_worked_cell_on_its_page(key):
+    spec = REGISTRY[key]
+    value = float(spec.answer())
+    if not _is_specific(value):
+        pytest.skip("a round answer; its parameters are checked in the chapter text")
+    printed = _worked_output_numbers(spec.chapter)
+    assert not [x for x in printed if abs(x - abs(value)) <= 5e-4 * abs(value)], \
+        f"{key}: the answer {value:.6g} is printed by a worked cell of {spec.chapter}"
