@@ -109,7 +109,11 @@ def _pmf_divergence(logp, logq, alpha):
         return float(np.sum(np.exp(lp) * (lp - lq)))
     if np.isinf(alpha):
         return float(np.max(lp - lq))
-    return float(logsumexp(alpha * lp + (1.0 - alpha) * lq) / (alpha - 1.0))
+    t, L = alpha - 1.0, lp - lq
+    if t * float(np.max(np.abs(L))) < 50.0:
+        # Σ P^α Q^{1−α} − 1 = Σ P·(e^{(α−1)L} − 1) with ΣP = 1: no cancellation as α → 1
+        return float(np.log1p(np.sum(np.exp(lp) * np.expm1(t * L))) / t)
+    return float(logsumexp(alpha * lp + (1.0 - alpha) * lq) / t)
 
 
 def _density_divergence(p, q, alpha, lo, hi, points=()):

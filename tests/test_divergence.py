@@ -74,3 +74,17 @@ def test_bad_input():
         renyi_divergence([0.5, 0.6], [0.5, 0.5], 2.0)
     with pytest.raises(ValueError, match="both"):
         renyi_divergence(stats.norm(0, 1), [0.5, 0.5], 2.0)
+
+
+def test_s2_06_orders_next_to_one_are_continuous_with_kl():
+    # hypothesis found D_α = −1 at α = 1 + 2.2e-16 (cancellation in log Σ P^α Q^{1−α} / (α − 1));
+    # independent route: the sum at 50 digits in mpmath
+    import mpmath as mp
+
+    p, q = np.array([1 / 3, 1 / 3, 1 / 6, 1 / 6]), np.full(4, 0.25)
+    for alpha in (1.0 + 2.0**-52, 1.0 + 1e-10, 1.0 + 1e-6, 1.001):
+        with mp.workdps(50):
+            a = mp.mpf(alpha)
+            exact = mp.log(mp.fsum(mp.mpf(x) ** a * mp.mpf(y) ** (1 - a) for x, y in zip(p, q))) / (a - 1)
+        assert renyi_divergence(p, q, alpha) == pytest.approx(float(exact), rel=1e-9)
+    assert renyi_divergence(p, q, 1.0 + 2.0**-52) == pytest.approx(renyi_divergence(p, q, 1.0), rel=1e-12)
