@@ -14,11 +14,11 @@ CHAPTER = "07-exact-answer"
 EXERCISES = [
     Numeric(
         key="pld-gaussian-composed", chapter=CHAPTER, stars=2,
-        answer=lambda: gaussian_delta_exact(1.0, 1.0),
+        answer=lambda: gaussian_delta_exact(1.0, 2.0),
         hint="T Gaussian steps with the same σ compose to one Gaussian pair: find its μ, then use δ(ε) of μ-GDP.",
         slips=[
             Slip("mu-linear-in-t", "μ of a composition grows like √T, not like T.",
-                 lambda: gaussian_delta_exact(1.0, 4 / 2.0)),
+                 lambda: gaussian_delta_exact(1.0, 16 / 2.0)),
             Slip("one-step", "a missing composition count: that is δ of a single step.",
                  lambda: gaussian_delta_exact(1.0, 1 / 2.0)),
         ],
@@ -36,22 +36,25 @@ EXERCISES = [
     ),
     Numeric(
         key="pld-clt-mu", chapter=CHAPTER, stars=2,
-        answer=lambda: dpsgd_clt_mu(0.01, 1.0, 1000),
-        hint="Use the central-limit μ of this chapter for the subsampled Gaussian with q = 0.01, σ = 1, T = 1000.",
+        answer=lambda: dpsgd_clt_mu(0.02, 2.0, 2500),
+        hint="Use the central-limit μ of this chapter for the subsampled Gaussian with q = 0.02, σ = 2, T = 2500.",
         slips=[
-            Slip("missing-sigma-factor", "the factor that depends on σ is missing.", lambda: 0.01 * np.sqrt(1000)),
-            Slip("t-for-sqrt-t", "μ grows like √T, not like T.", lambda: 0.01 * 1000 * np.sqrt(np.e - 1)),
-            Slip("q-squared", "μ is linear in q, not quadratic.", lambda: 0.01**2 * np.sqrt(1000) * np.sqrt(np.e - 1)),
+            Slip("missing-sigma-factor", "the factor that depends on σ is missing.", lambda: 0.02 * np.sqrt(2500)),
+            Slip("t-for-sqrt-t", "μ grows like √T, not like T.", lambda: 0.02 * 2500 * np.sqrt(np.expm1(0.25))),
+            Slip("q-squared", "μ is linear in q, not quadratic.",
+                 lambda: 0.02**2 * np.sqrt(2500) * np.sqrt(np.expm1(0.25))),
+            Slip("sigma-not-squared", "the exponent is 1/σ², not 1/σ.",
+                 lambda: 0.02 * np.sqrt(2500) * np.sqrt(np.expm1(0.5))),
         ],
     ),
     Numeric(
         key="pld-dpsgd-upper", chapter=CHAPTER, stars=1,
-        answer=lambda: dpsgd_epsilon_pld(0.01, 1.0, 1000, 1e-5),
-        hint="Call the certified PLD route with q = 0.01, σ = 1, T = 1000, δ = 10⁻⁵ and take the upper end.",
+        answer=lambda: dpsgd_epsilon_pld(0.02, 1.5, 2000, 1e-6),
+        hint="Call the certified PLD route with q = 0.02, σ = 1.5, T = 2000, δ = 10⁻⁶ and take the upper end.",
         rtol=1e-3,
         slips=[
             Slip("rdp-route", "that is the RDP route's ε; the PLD route gives a smaller certified bound.",
-                 lambda: dpsgd_epsilon(0.01, 1.0, 1000, 1e-5, route="rdp")),
+                 lambda: dpsgd_epsilon(0.02, 1.5, 2000, 1e-6, route="rdp")),
         ],
     ),
 ]
