@@ -8,6 +8,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI replays the same examples on every run (a red CI then means a change broke something);
+# local runs keep drawing new examples, which is how latent bugs are found
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the built site
