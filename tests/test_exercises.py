@@ -82,6 +82,10 @@ def test_answers_by_hand():
     assert EXERCISES["composition-crossover"].answer() == 29  # √T > √(2 log 1e5)/(2 − e^0.1) ≈ 5.3625
     assert EXERCISES["composition-laplace-tight"].answer() == pytest.approx(
         50 / (np.sqrt(100 * np.log(1e6) + 100) - np.sqrt(100 * np.log(1e6))), rel=1e-12)
+    assert EXERCISES["conversion-mironov"].answer() == pytest.approx(3 + np.log(1e6) / 9, rel=1e-12)
+    # δ at the optimal order α* = ½ + εσ² = 6.5, from exp((α* − 1)(α*/(2σ²) − ε)) directly
+    assert EXERCISES["conversion-example2-delta"].answer() == pytest.approx(np.exp(5.5 * (6.5 / 8 - 1.5)), rel=1e-7)
+    assert EXERCISES["conversion-zcdp"].answer() == pytest.approx(0.2 + 2 * np.sqrt(0.2 * np.log(1e6)), rel=1e-12)
     # the explore exercise reads the figure: basic composition is Tε₀ exactly
     settings = EXERCISES["composition-pure-ratio"].sliders
     assert figure_value("composition-pure", settings, "basic") == pytest.approx(1000 * settings["eps0"], rel=1e-12)
