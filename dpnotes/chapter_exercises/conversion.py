@@ -42,8 +42,8 @@ EXERCISES = [
     Numeric(
         key="conversion-example2-delta", chapter=CHAPTER, stars=2,
         answer=lambda: delta_from_rdp_curve(lambda a: rdp_gaussian(a, 2.0), 1.5, method="mironov"),
-        hint="Evaluate the δ of the conversion at the optimal order α* = ½ + εσ² of the previous exercise, now with "
-             "ε = 1.5 and σ = 2.",
+        hint="Evaluate the δ of the conversion at the optimal order (the formula of the previous exercise), now "
+             "with ε = 1.5 and σ = 2.",
         slips=[
             Slip("no-half-in-exponent", "the halving in the exponent is missing.",
                  lambda: np.exp(-(1.5 * 2.0 - 1 / (2 * 2.0)) ** 2)),
