@@ -76,11 +76,16 @@ def test_answers_by_hand():
     # answers worked out by hand in the chapter's solutions, independently of the package
     assert EXERCISES["renyi-gaussian-order"].answer() == pytest.approx(0.375)
     assert EXERCISES["renyi-gaussian-sigma"].answer() == pytest.approx(2.2360679775)
-    assert EXERCISES["renyi-laplace-order2"].answer() == pytest.approx(np.log(2 / 3 * np.e + np.exp(-2) / 3))
+    assert EXERCISES["renyi-laplace-order2"].answer() == pytest.approx(np.log(2 / 3 * np.exp(0.5) + np.exp(-1) / 3))
     assert EXERCISES["renyi-rr-limit"].answer() == pytest.approx(np.log(9))
+    assert EXERCISES["composition-advanced-eps"].answer() == pytest.approx(0.25 + 0.05 * np.sqrt(400 * np.log(1e6)))
     assert EXERCISES["composition-crossover"].answer() == 29  # √T > √(2 log 1e5)/(2 − e^0.1) ≈ 5.3625
     assert EXERCISES["composition-laplace-tight"].answer() == pytest.approx(
-        100 / (np.sqrt(200 * np.log(1e5) + 200) - np.sqrt(200 * np.log(1e5))), rel=1e-12)
+        50 / (np.sqrt(100 * np.log(1e6) + 100) - np.sqrt(100 * np.log(1e6))), rel=1e-12)
+    assert EXERCISES["conversion-mironov"].answer() == pytest.approx(3 + np.log(1e6) / 9, rel=1e-12)
+    # δ at the optimal order α* = ½ + εσ² = 6.5, from exp((α* − 1)(α*/(2σ²) − ε)) directly
+    assert EXERCISES["conversion-example2-delta"].answer() == pytest.approx(np.exp(5.5 * (6.5 / 8 - 1.5)), rel=1e-7)
+    assert EXERCISES["conversion-zcdp"].answer() == pytest.approx(0.2 + 2 * np.sqrt(0.2 * np.log(1e6)), rel=1e-12)
     # the explore exercise reads the figure: basic composition is Tε₀ exactly
     settings = EXERCISES["composition-pure-ratio"].sliders
     assert figure_value("composition-pure", settings, "basic") == pytest.approx(1000 * settings["eps0"], rel=1e-12)

@@ -210,9 +210,9 @@ def test_the_leak_search_finds_planted_answers(student_files):
     assert re.search(number_pattern("7813"), "T = 7813 steps") and not re.search(number_pattern("7813"), "a97813f0")
     assert re.search(number_pattern("5.2985"), "(5.298526, 5.7985)") and not re.search(number_pattern("5.2985"), "15.2985")
     nb, line = solution_lines()[5]
-    planted = {"a.py": "x = 5.298526  # advanced composition", "b.md": f"... {line} ...",
+    planted = {"a.py": "x = 3.966922  # advanced composition", "b.md": f"... {line} ...",
                "c.txt": str(REGISTRY["composition-rdp-curve"].reference())}
-    assert ("composition-advanced-eps", "5.2985", "a.py") in numeric_leaks(planted)
+    assert ("composition-advanced-eps", "3.9669", "a.py") in numeric_leaks(planted)
     assert (nb, line, "b.md") in solution_leaks(planted)
     assert {f for _, _, f in formula_leaks(planted)} == {"c.txt"}
 

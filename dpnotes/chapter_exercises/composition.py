@@ -29,10 +29,10 @@ def _crossover_slipped(log_inv_delta=_LOG_INV_DELTA, second_term=True):
     return float(ks[np.argmax(adv < 0.1 * ks)])
 
 
-def _tight_scale(log_inv_delta=_LOG_INV_DELTA, quadratic=True):
-    """1/ε₀ solving Tε₀²/2 + ε₀√(2T log(1/δ)) = ε for T = 100, ε = 1 (without the square if not ``quadratic``)."""
-    s = np.sqrt(200 * log_inv_delta)
-    return 100 / (np.sqrt(s**2 + 200) - s) if quadratic else s
+def _tight_scale(log_inv_delta=np.log(1e6), quadratic=True):
+    """1/ε₀ solving Tε₀²/2 + ε₀√(2T log(1/δ)) = ε for T = 50, ε = 1 (without the square if not ``quadratic``)."""
+    s = np.sqrt(100 * log_inv_delta)
+    return 50 / (np.sqrt(s**2 + 100) - s) if quadratic else s
 
 
 def _random_pmf_pair(rng):
@@ -52,18 +52,18 @@ _SETTINGS = {"eps0": 0.03162277660168379, "delta": 1e-09}
 EXERCISES = [
     Numeric(
         key="composition-advanced-eps", chapter=CHAPTER, stars=1,
-        answer=lambda: epsilon_advanced_composition(0.1, 100, 1e-5, form="zcdp"),
-        hint="Use the advanced composition theorem in the form stated in this chapter, with T = 100, ε₀ = 0.1, "
-             "δ = 10⁻⁵ and the natural logarithm.",
+        answer=lambda: epsilon_advanced_composition(0.05, 200, 1e-6, form="zcdp"),
+        hint="Use the advanced composition theorem in the form stated in this chapter, with T = 200, ε₀ = 0.05, "
+             "δ = 10⁻⁶ and the natural logarithm.",
         slips=[
             Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
-                 lambda: 0.5 + 0.1 * np.sqrt(200 * 5.0)),
+                 lambda: 0.25 + 0.05 * np.sqrt(400 * 6.0)),
             Slip("basic-composition", "that is basic composition Tε₀; the exercise asks for the advanced bound.",
                  lambda: 10.0),
             Slip("drv-form", "that is the other form of advanced composition, with the term Tε₀(e^ε₀ − 1).",
-                 lambda: epsilon_advanced_composition(0.1, 100, 1e-5, form="drv")),
+                 lambda: epsilon_advanced_composition(0.05, 200, 1e-6, form="drv")),
             Slip("missing-quadratic-term", "the term quadratic in ε₀ is missing.",
-                 lambda: 0.1 * np.sqrt(200 * _LOG_INV_DELTA)),
+                 lambda: 0.05 * np.sqrt(400 * np.log(1e6))),
         ],
     ),
     Numeric(
@@ -94,18 +94,18 @@ EXERCISES = [
     ),
     Numeric(
         key="composition-laplace-tight", chapter=CHAPTER, stars=3,
-        answer=lambda: laplace_scale_for_queries(100, 1.0, 1e-5, rule="advanced-tight"),
+        answer=lambda: laplace_scale_for_queries(50, 1.0, 1e-6, rule="advanced-tight"),
         hint="Set the advanced-composition bound equal to the total ε, solve the quadratic for ε₀ > 0, and report "
              "the scale 1/ε₀.",
         slips=[
             Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
-                 lambda: _tight_scale(5.0)),
+                 lambda: _tight_scale(6.0)),
             Slip("epsilon-not-scale", "that is ε₀; the question asks for the Laplace scale 1/ε₀.",
                  lambda: 1 / _tight_scale()),
             Slip("missing-quadratic-term", "the term quadratic in ε₀ is missing.",
                  lambda: _tight_scale(quadratic=False)),
             Slip("simple-advanced-rule", "that is the simpler advanced rule; the exercise asks for the tight ε₀ of "
-                                         "the theorem.", lambda: laplace_scale_for_queries(100, 1.0, 1e-5,
+                                         "the theorem.", lambda: laplace_scale_for_queries(50, 1.0, 1e-6,
                                                                                            rule="advanced")),
         ],
     ),

@@ -34,15 +34,15 @@ EXERCISES = [
     ),
     Numeric(
         key="renyi-laplace-order2", chapter=CHAPTER, stars=1,
-        answer=lambda: rdp_laplace(2.0, 1.0),
-        hint="Evaluate the Laplace formula of this chapter at α = 2, with scale 1 and shift 1.",
+        answer=lambda: rdp_laplace(2.0, 2.0),
+        hint="Evaluate the Laplace formula of this chapter at α = 2, with scale 2 and shift 1.",
         slips=[
             Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
-                 lambda: np.log10(2 / 3 * np.e + np.exp(-2) / 3)),
+                 lambda: np.log10(2 / 3 * np.exp(0.5) + np.exp(-1) / 3)),
             Slip("max-divergence", "that is the limit α → ∞ (the largest log-ratio); the question asks for α = 2.",
-                 lambda: 1.0),
+                 lambda: 0.5),
             Slip("swapped-exponents", "the two exponentials are attached to the wrong weights.",
-                 lambda: np.log(2 / 3 * np.exp(-2) + np.e / 3)),
+                 lambda: np.log(2 / 3 * np.exp(-1) + np.exp(0.5) / 3)),
         ],
     ),
     Numeric(
