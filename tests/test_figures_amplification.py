@@ -131,8 +131,8 @@ def test_chapter_exercise_answers_match_hand_computations():
         "iteration-shift-sup": 2.0,
         "iteration-step-size": 1.0,
         "iteration-last-iterate": 0.1,
-        "iteration-positions": 91.0,
-        "convolution-laplace-bound": 2 * np.log(2 / 3 * np.exp(0.5) + np.exp(-1.0) / 3),
+        "iteration-positions": 53.0,  # 1/(60 - t + 1) <= 1/8 iff t <= 53
+        "convolution-laplace-bound": 3 * np.log(2 / 3 * np.exp(1 / 3) + np.exp(-2 / 3) / 3),
         "convolution-laplace-limit": 2.0,
         "convolution-discrete-ratio": 3.0,
     }

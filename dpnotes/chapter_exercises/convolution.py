@@ -33,13 +33,13 @@ EXERCISES = [
     ),
     Numeric(
         key="convolution-laplace-bound", chapter=CHAPTER, stars=2,
-        answer=lambda: rdp_convolution_bound(2.0, 2, "laplace", 1.0),
+        answer=lambda: rdp_convolution_bound(2.0, 3, "laplace", 1.0),
         hint="Evaluate the repeated-noise bound of this chapter: the Laplace divergence of the smaller shift comes "
              "from Mironov's formula; do not forget the factor in front.",
         slips=[
             Slip("missing-factor-m", "the bound multiplies the divergence of the small shift by m.",
-                 lambda: rdp_laplace(2.0, 1.0, 0.5)),
-            Slip("full-shift", "the shift in the bound is 1/m, not 1.", lambda: 2 * rdp_laplace(2.0, 1.0, 1.0)),
+                 lambda: rdp_laplace(2.0, 1.0, 1 / 3)),
+            Slip("full-shift", "the shift in the bound is 1/m, not 1.", lambda: 3 * rdp_laplace(2.0, 1.0, 1.0)),
         ],
     ),
     Numeric(

@@ -52,12 +52,12 @@ EXERCISES = [
     ),
     Numeric(
         key="iteration-positions", chapter=CHAPTER, stars=2,
-        answer=lambda: float(np.sum(rdp_noisy_sgd_last_iterate(2.0, np.arange(1, 101), 100, 1.0, 1.0)
-                                    <= 0.1 * rdp_noisy_sgd_all_iterates(2.0, 1.0, 1.0))),
+        answer=lambda: float(np.sum(rdp_noisy_sgd_last_iterate(2.0, np.arange(1, 61), 60, 1.0, 1.0)
+                                    <= rdp_noisy_sgd_all_iterates(2.0, 1.0, 1.0) / 8)),
         hint="The ratio of the two quantities depends only on the number of steps from t to the end.",
         slips=[
-            Slip("off-by-one", "off by one: the count of noise draws from t to n includes both ends.", lambda: 90.0),
-            Slip("complement", "that counts the positions that do not gain tenfold.", lambda: 9.0),
+            Slip("off-by-one", "off by one: the count of noise draws from t to n includes both ends.", lambda: 52.0),
+            Slip("complement", "that counts the positions that do not gain eightfold.", lambda: 7.0),
         ],
     ),
     Numeric(
