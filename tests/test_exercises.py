@@ -341,15 +341,16 @@ def test_bad_specs_of_every_kind_raise():
 
 
 def _worked_output_numbers(chapter):
-    """Numbers printed by the page's worked cells (not exercise checks, not solutions)."""
-    cells = json.loads((BOOK / f"{chapter}.ipynb").read_text(encoding="utf-8"))["cells"]
-    inside, numbers = False, []
-    for cell in cells:
-        src = "".join(cell["source"])
-        if cell["cell_type"] == "markdown":
-            inside = (inside or "{solution-start}" in src) and "{solution-end}" not in src.split("{solution-start}")[-1]
-            continue
-        if inside or 'check("' in src:
+    """Numbers printed by the page's worked cells: what the student copy keeps, minus the exercise checks."""
+    import nbformat
+
+    sys.path.insert(0, str(BOOK.parent / "tools"))
+    from student import strip_solutions  # the one definition of what a solution is
+
+    nb = strip_solutions(nbformat.read(BOOK / f"{chapter}.ipynb", as_version=4))
+    numbers = []
+    for cell in nb.cells:
+        if cell.cell_type != "code" or 'check("' in cell.source:
             continue
         for out in cell.get("outputs", []):
             text = "".join(out.get("text", "")) + "".join(out.get("data", {}).get("text/plain", ""))
