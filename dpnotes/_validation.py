@@ -8,10 +8,23 @@ import numpy as np
 
 
 def _as_float(x, name):
+    """``x`` as a float ndarray; ``TypeError`` for non-numbers (strings, None, complex), ``ValueError``
+    for ragged or empty arrays and NaN, each naming the parameter."""
+    if x is None or isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a real number or an array of reals (got {type(x).__name__} {x!r:.40})")
     try:
-        arr = np.asarray(x, dtype=float)
+        raw = np.asarray(x)
+    except ValueError as err:
+        raise ValueError(f"{name} must be a real number or a rectangular array of reals ({err})") from err
+    try:
+        if raw.dtype.kind not in "biufO":  # complex, strings, dates
+            raise TypeError(raw.dtype)
+        arr = raw.astype(float)  # object arrays: Fraction, mpmath and sympy numbers convert; others raise
     except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be a real number or array of reals (got {x!r})") from err
+        raise TypeError(f"{name} must be a real number or an array of reals (got {type(x).__name__} of dtype "
+                        f"{raw.dtype})") from err
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty (got an array of shape {arr.shape})")
     if np.any(np.isnan(arr)):
         raise ValueError(f"{name} must not be NaN")
     return arr
@@ -103,3 +116,61 @@ def scalar_or_array(arr):
     """Return a Python float for 0-d results, the array otherwise."""
     arr = np.asarray(arr)
     return float(arr) if arr.ndim == 0 else arr
+
+
+def check_real(x, name, *, allow_inf=True):
+    """Any real number or array of reals (no NaN; ±∞ unless ``allow_inf`` is False)."""
+    arr = _as_float(x, name)
+    if not allow_inf and not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (got {np.ravel(arr[~np.isfinite(arr)])[:3]})")
+    return arr
+
+
+def check_array(x, name, *, ndim=1, finite=True, min_size=1):
+    """A real array of ``ndim`` dimensions (an int or a tuple of allowed ones) with ≥ ``min_size`` entries
+    along every axis, finite unless ``finite`` is False."""
+    arr = check_real(x, name, allow_inf=not finite)
+    allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+    if arr.ndim not in allowed:
+        want = " or ".join(f"{k}-D" for k in allowed)
+        raise ValueError(f"{name} must be a {want} array (got shape {arr.shape})")
+    if any(s < min_size for s in arr.shape):
+        raise ValueError(f"{name} must have at least {min_size} entries along each axis (got shape {arr.shape})")
+    return arr
+
+
+def check_choice(value, name, options):
+    """One of ``options`` (strings); ``TypeError`` for a value that is not a string."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {tuple(options)} (got {type(value).__name__} {value!r:.40})")
+    if value not in options:
+        raise ValueError(f"{name} must be one of {tuple(options)} (got {value!r})")
+    return value
+
+
+def check_bool(value, name):
+    """A bool (or numpy bool)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False (got {type(value).__name__} {value!r:.40})")
+    return bool(value)
+
+
+def check_int(k, name, *, minimum=0, maximum=None):
+    """One integer in [minimum, maximum] (integer-valued floats accepted), as a Python int."""
+    arr = _as_float(k, name)
+    if arr.ndim:
+        raise ValueError(f"{name} must be a single integer (got an array of shape {arr.shape})")
+    v = float(arr)
+    hi = "∞" if maximum is None else f"{maximum:g}"
+    if not (np.isfinite(v) and v == round(v) and v >= minimum and (maximum is None or v <= maximum)):
+        raise ValueError(f"{name} must be an integer in [{minimum}, {hi}] (got {v:g})")
+    return int(v)
+
+
+def broadcast(**arrays):
+    """``np.broadcast_arrays`` of the named arrays, or a ``ValueError`` naming them and their shapes."""
+    try:
+        return np.broadcast_arrays(*arrays.values())
+    except ValueError as err:
+        shapes = ", ".join(f"{k} {np.shape(v)}" for k, v in arrays.items())
+        raise ValueError(f"the shapes of {', '.join(arrays)} must broadcast together (got {shapes})") from err

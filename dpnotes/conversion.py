@@ -19,6 +19,8 @@ Used in: book/03-conversion, book/02-composition
 
 import warnings
 
+import math
+
 import numpy as np
 from scipy import optimize
 
@@ -326,6 +328,21 @@ def _minimise_over_order(objective, bounds, what):
     return best_val, best_a
 
 
+def _rdp_value(rdp_fn, alpha):
+    """ε(α) from the learner's curve, refused (naming ``rdp_fn``) unless a real number ≥ 0 or +∞."""
+    if not callable(rdp_fn):
+        raise TypeError(f"rdp_fn must be a callable α ↦ ε(α) (got {type(rdp_fn).__name__})")
+    value = rdp_fn(alpha)
+    try:
+        r = float(np.asarray(value, dtype=float).reshape(-1)[0]) if np.size(value) == 1 else None
+    except (TypeError, ValueError):
+        r = None
+    if r is None or math.isnan(r) or r < 0:
+        raise ValueError(f"rdp_fn must return one real number ≥ 0 (an RDP ε) for each order; at α = {alpha:.10g} "
+                         f"it returned {value!r:.60}")
+    return r
+
+
 def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6, 1e4), return_order=False):
     r"""ε from an RDP *function* α ↦ ε(α), optimising the order continuously.
 
@@ -369,7 +386,7 @@ def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6,
     ld = np.log(d)
 
     def objective(a):
-        r = float(rdp_fn(a))
+        r = _rdp_value(rdp_fn, a)
         return float(_eps_per_order(np.array([a]), np.array([r]), ld, m)[0, 0])
 
     val, a = _minimise_over_order(objective, bounds, "ε")
@@ -409,7 +426,7 @@ def delta_from_rdp_curve(rdp_fn, epsilon, method="improved", bounds=(1.0 + 1e-6,
     bounds = _check_bounds(bounds)
 
     def objective(a):
-        r = float(rdp_fn(a))
+        r = _rdp_value(rdp_fn, a)
         log_d = (a - 1.0) * (r - e)
         if method == "improved":
             log_d += -np.log(a) + (a - 1.0) * np.log1p(-1.0 / a)

@@ -113,7 +113,9 @@ def _laplace_sum_log_weights(n):
     m = np.arange(n, dtype=float)
     # c_m = binom(2n−2−m, n−1) · 2^{−(2n−1−m)}
     log_binom = gammaln(2 * n - 1 - m) - gammaln(n) - gammaln(n - m)
-    return log_binom - (2 * n - 1 - m) * np.log(2.0) - gammaln(m + 1.0)
+    out = log_binom - (2 * n - 1 - m) * np.log(2.0) - gammaln(m + 1.0)
+    out.flags.writeable = False  # cached: shared by every caller
+    return out
 
 
 def _laplace_sum_logpdf_unit(x, n):

@@ -16,6 +16,8 @@ from ._validation import check_order, scalar_or_array
 
 __all__ = ["LogDensity", "renyi_divergence"]
 
+_LOG_TINY = float(np.log(np.finfo(float).tiny))  # ≈ −708.4
+
 
 class LogDensity:
     """A density given by its logarithm, for accuracy far in the tails.
@@ -120,7 +122,7 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
     """Quadrature in log space: find where the integrand lives (on a wide grid),
     scale its peak out, and integrate piecewise over that range."""
 
-    logp, logq = _log_density(p), _log_density(q)
+    logp, logq = _log_density(p, "p"), _log_density(q, "q")
 
     grid = _grid(lo, hi)
     lp_max = float(np.max(logp(grid)))
@@ -144,8 +146,23 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
         lp, lq, gap = logs(grid)
         if np.any(gap):
             return np.inf
-        on = np.isfinite(lp) & np.isfinite(lq)
-        return float(np.max(lp[on] - lq[on]))
+        # where a density is below the smallest normal double, a log(pdf) has lost its digits
+        on = np.flatnonzero((lp > _LOG_TINY) & (lq > _LOG_TINY))
+        ratio = lp[on] - lq[on]
+        peak = float(np.max(ratio))
+        # a supremum at an infinite end of the grid is not attained there: probe further out,
+        # and if the log ratio keeps growing (a Gaussian shift: linearly), it is unbounded
+        for end, far in ((on[0], lo), (on[-1], hi)):
+            if np.isinf(far) and ratio[on.searchsorted(end)] >= peak:
+                xs = grid[end] * np.array([1.0, 10.0, 100.0])
+                lp_far, lq_far, gap_far = logs(xs)
+                if np.any(gap_far):
+                    return np.inf
+                with np.errstate(invalid="ignore"):
+                    r = lp_far - lq_far
+                if np.all(np.isfinite(r)) and r[2] > r[1] > r[0] + 1e-9 * abs(r[0]):
+                    return np.inf
+        return peak
     vals = log_integrand(grid)
     if np.any(np.isposinf(vals)):
         return np.inf
@@ -185,14 +202,33 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
     return float((np.log(total) + shift) / (alpha - 1.0))
 
 
-def _log_density(d):
-    """log of a density: ``d.logpdf`` when it has one (scipy frozen laws), else log d(x)."""
+def _log_density(d, name):
+    """log of a density: ``d.logpdf`` when it has one (scipy frozen laws), else log d(x).
+
+    A callable that takes only scalars (``lambda x: math.exp(-x * x / 2)``) is vectorised;
+    one that returns negative or non-numeric values is refused, naming ``name``.
+    """
     if hasattr(d, "logpdf"):
         return lambda x: np.asarray(d.logpdf(x), dtype=float)
+    probe = np.array([-1.0, 0.0, 0.5])
+    try:
+        values = np.asarray(d(probe), dtype=float)
+        if values.shape != probe.shape:
+            raise ValueError("not elementwise")
+        fn = d
+    except (TypeError, ValueError, ArithmeticError):
+        fn = np.vectorize(d, otypes=[float])
+        try:
+            values = fn(probe)
+        except (TypeError, ValueError, ArithmeticError) as err:
+            raise TypeError(f"{name} must be a density: a callable taking a real x (or an array) and returning "
+                            f"a real ≥ 0 ({type(err).__name__}: {err})") from err
+    if np.any(np.isnan(values)) or np.any(values < 0):
+        raise ValueError(f"{name} must be a density: its values must be real and ≥ 0 (got {values} at x = {probe})")
 
     def log_d(x):
         with np.errstate(divide="ignore"):
-            return np.log(np.asarray(d(x), dtype=float))
+            return np.log(np.asarray(fn(x), dtype=float))
 
     return log_d
 

@@ -19,6 +19,7 @@ Used in: book/10-lower-bounds-and-open-questions
 """
 
 import itertools
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -132,6 +133,23 @@ def view_pmf(pmf, exclude=None):
     return out
 
 
+def _check_pmf_dict(pmf, name):
+    """A pmf as a dict {outcome: probability}: probabilities real, in [0, 1], summing to 1 (to 10⁻⁹)."""
+    if not isinstance(pmf, Mapping):
+        raise TypeError(f"{name} must be a dict {{outcome: probability}} (got {type(pmf).__name__})")
+    try:
+        w = np.array(list(pmf.values()), dtype=float)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must map outcomes to real probabilities ({err})") from err
+    if w.size == 0 or np.any(~np.isfinite(w)) or np.any(w < 0) or abs(w.sum() - 1.0) > 1e-9:
+        raise ValueError(f"{name} must be a pmf: probabilities in [0, 1] summing to 1 (got {len(w)} values summing "
+                         f"to {w.sum() if w.size else 0:.6g})")
+
+
+#: the most mechanism evaluations and comparisons an enumeration may take
+_MAX_NEIGHBOURS = 10**6
+
+
 def privacy_profile(p_view, q_view, epsilon):
     r"""The hockey-stick divergence δ(ε) = Σ_v max(0, P(v) − e^ε Q(v)), and D_∞(P‖Q).
 
@@ -158,6 +176,8 @@ def privacy_profile(p_view, q_view, epsilon):
     (0.5, 1.0986122886681098)
     """
     eps = float(check_nonnegative(epsilon, "epsilon"))
+    _check_pmf_dict(p_view, "p_view")
+    _check_pmf_dict(q_view, "q_view")
     keys = set(p_view) | set(q_view)
     delta, dmax = 0.0, -np.inf
     for v in keys:
@@ -250,12 +270,19 @@ def _epsilon(mechanism, n_agents, domain, delta, joint):
     delta = float(check_nonnegative(delta, "delta"))
     if delta >= 1:
         raise ValueError(f"delta must be in [0, 1) (got {delta})")
+    if not callable(mechanism):
+        raise TypeError(f"mechanism must be a callable from a records tuple to a pmf dict (got {type(mechanism).__name__})")
+    pairs = float(domain) ** n_agents * n_agents * (domain - 1)
+    if pairs > _MAX_NEIGHBOURS:
+        raise ValueError(f"n_agents = {n_agents} with domain = {domain} gives {pairs:.3g} neighbouring pairs to "
+                         f"enumerate (limit {_MAX_NEIGHBOURS:g}); use fewer agents or a smaller domain")
     cache = {}
     worst = 0.0
     for i, x, x2 in _neighbours(n_agents, domain):
         for rec in (x, x2):
             if rec not in cache:
                 cache[rec] = mechanism(rec)
+                _check_pmf_dict(cache[rec], f"mechanism{rec}")
         ex = i if joint else None
         p, q = view_pmf(cache[x], ex), view_pmf(cache[x2], ex)
         d0, dmax = privacy_profile(p, q, 0.0)

@@ -705,10 +705,15 @@ def dpsgd_epsilon_of(q, sigma, steps, delta):
 
 @functools.lru_cache(maxsize=256)
 def _rdp_per_step(q, sigma):
-    return np.asarray(rdp_subsampled_gaussian(DEFAULT_ORDERS, q, sigma), dtype=float)
+    out = np.array(rdp_subsampled_gaussian(DEFAULT_ORDERS, q, sigma), dtype=float)
+    out.flags.writeable = False  # cached: shared by every caller
+    return out
 
 
-@functools.lru_cache(maxsize=64)
+#: the most per-record gradient evaluations (steps · trials · n · d) one experiment may take
+_MAX_WORK = 10**9
+
+
 def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=1.0, lr=2.0, seed=0):
     r"""Mean loss-threshold attack accuracy against logistic regression trained with/without DP-SGD.
 
@@ -748,7 +753,25 @@ def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=
     >>> cps.tolist(), bool(np.all((acc >= 0) & (acc <= 1)))
     ([10, 20], True)
     """
+    sigma = float(check_nonnegative(sigma, "sigma"))
     steps = int(check_count(steps, "steps", minimum=10))
+    if steps % 10:
+        raise ValueError(f"steps must be a multiple of 10 (got {steps})")
+    n, d, trials = (int(check_count(v, name)) for v, name in ((n, "n"), (d, "d"), (trials, "trials")))
+    q = float(check_probability(q, "q"))
+    clip, lr = float(check_positive(clip, "clip")), float(check_positive(lr, "lr"))
+    seed = int(check_count(seed, "seed", minimum=0))
+    work = float(steps) * trials * n * d
+    if work > _MAX_WORK:
+        raise ValueError(f"steps · trials · n · d = {work:.3g} exceeds the limit {_MAX_WORK:g}; use fewer steps, "
+                         f"trials or records")
+    cps, acc = _membership_experiment(sigma, steps, n, d, trials, q, clip, lr, seed)
+    return cps.copy(), acc.copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _membership_experiment(sigma, steps, n, d, trials, q, clip, lr, seed):
+    """The experiment of :func:`membership_experiment` on validated arguments; cached, arrays read-only."""
     cps = np.arange(10, steps + 1, 10)
     accs = []
     for r in range(int(trials)):
@@ -758,4 +781,6 @@ def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=
         li = logistic_losses(thetas, x[:n], y[:n])
         lo = logistic_losses(thetas, x[n:], y[n:])
         accs.append(loss_threshold_attack_accuracy(li, lo))
-    return cps, np.mean(accs, axis=0)
+    acc = np.mean(accs, axis=0)
+    cps.flags.writeable = acc.flags.writeable = False
+    return cps, acc

@@ -96,6 +96,9 @@ def estimator_moments(n, estimator="mean", epsilon=1.0):
     return m1, m2
 
 
+_MAX_N_EXACT = 2000  # the exact terms are an O(n²) double sum of Beta functions
+
+
 def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     r"""The terms of the correlation–variance dichotomy, exactly (Beta integrals, mpmath).
 
@@ -146,26 +149,33 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     """
     m1, m2 = estimator_moments(n, estimator, epsilon)
     n = int(n)
-    with mp.workdps(int(dps)):
-        f1 = [mp.mpf(float(v)) for v in m1]
-        f2 = [mp.mpf(float(v)) for v in m2]
-        w = mp.mpf(1) / (n + 1)
-        corr = mse = lit = mp.mpf(0)
-        for k in range(n + 1):
-            a = mp.mpf(k + 1) / (n + 2)
-            b = mp.mpf((k + 1) * (k + 2)) / ((n + 2) * (n + 3))
-            corr += w * (f1[k] * (k - n * a) - (k * a - n * b))
-            mse += w * (f2[k] - 2 * f1[k] * a + b)
-            xbar = mp.mpf(k) / n
-            lit += w * (f2[k] - 2 * f1[k] * xbar + xbar**2)
-        c = [mp.binomial(n, k) for k in range(n + 1)]
-        gg = mp.fsum(f1[k] * f1[l] * c[k] * c[l] * mp.beta(k + l + 1, 2 * n - k - l + 1)
-                     for k in range(n + 1) for l in range(n + 1))
-        gp = mp.fsum(f1[k] * c[k] * mp.beta(k + 2, n - k + 1) for k in range(n + 1))
-        bias2 = max(gg - 2 * gp + mp.mpf(1) / 3, mp.mpf(0))  # an integral of a square (rounding only)
-        out = dict(correlation=corr, bias2=bias2, mse=mse, literal=lit,
-                   lhs=corr + bias2, lhs_mse=corr + mse, lhs_literal=corr + lit)
-        return {key: float(v) + 0.0 for key, v in out.items()}
+    if n > _MAX_N_EXACT:
+        raise ValueError(f"n must be ≤ {_MAX_N_EXACT} for the exact terms (an O(n²) sum of Beta integrals; got n = {n}); "
+                         f"use fingerprinting_monte_carlo")
+    dps = int(check_count(dps, "dps", minimum=15))
+    if dps > 1000:
+        raise ValueError(f"dps must be in [15, 1000] (got {dps})")
+    ctx = mp.MPContext()  # a private context: the process-wide mpmath precision is never touched
+    ctx.dps = dps
+    f1 = [ctx.mpf(float(v)) for v in m1]
+    f2 = [ctx.mpf(float(v)) for v in m2]
+    w = ctx.mpf(1) / (n + 1)
+    corr = mse = lit = ctx.mpf(0)
+    for k in range(n + 1):
+        a = ctx.mpf(k + 1) / (n + 2)
+        b = ctx.mpf((k + 1) * (k + 2)) / ((n + 2) * (n + 3))
+        corr += w * (f1[k] * (k - n * a) - (k * a - n * b))
+        mse += w * (f2[k] - 2 * f1[k] * a + b)
+        xbar = ctx.mpf(k) / n
+        lit += w * (f2[k] - 2 * f1[k] * xbar + xbar**2)
+    c = [ctx.binomial(n, k) for k in range(n + 1)]
+    gg = ctx.fsum(f1[k] * f1[l] * c[k] * c[l] * ctx.beta(k + l + 1, 2 * n - k - l + 1)
+                  for k in range(n + 1) for l in range(n + 1))
+    gp = ctx.fsum(f1[k] * c[k] * ctx.beta(k + 2, n - k + 1) for k in range(n + 1))
+    bias2 = max(gg - 2 * gp + ctx.mpf(1) / 3, ctx.mpf(0))  # an integral of a square (rounding only)
+    out = dict(correlation=corr, bias2=bias2, mse=mse, literal=lit,
+               lhs=corr + bias2, lhs_mse=corr + mse, lhs_literal=corr + lit)
+    return {key: float(v) + 0.0 for key, v in out.items()}
 
 
 def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000, seed=0):

@@ -31,6 +31,7 @@ from scipy import optimize, special
 
 from ._validation import check_order, check_positive, scalar_or_array
 from .divergence import LogDensity, renyi_divergence
+from .rdp import rdp_laplace
 
 __all__ = [
     "NOISE_LAWS",
@@ -48,6 +49,74 @@ __all__ = [
 
 NOISE_LAWS = ("gaussian", "laplace", "logistic", "sech", "student-t3", "student-t5", "mixture")
 _LOG2 = float(np.log(2.0))
+
+#: D_α depends on the shift only through t = Δ/√v; quadrature is trusted for t in this range
+_T_SMALL, _T_LARGE = 1e-5, 1e4
+
+
+def _relative_shift(law, variance, shift, *, quadrature=True):
+    """t = Δ/√v, refused (naming both parameters) where it overflows, or, for a law computed by
+    quadrature, above the range where quadrature is trusted."""
+    v = float(check_positive(variance, "variance"))
+    d = float(check_positive(shift, "shift"))
+    with np.errstate(over="ignore"):
+        t = d / np.sqrt(v)
+    closed = law in ("gaussian", "laplace") or not quadrature and law in ("logistic", "sech")
+    limit = np.finfo(float).max if closed else _T_LARGE
+    if not t <= limit:
+        raise ValueError(f"shift/√variance must be ≤ {limit:g} for the {law} law (got shift = {d:g}, variance = "
+                         f"{v:g}){'' if closed else '; the Gaussian and Laplace laws have closed forms beyond'}")
+    return float(t)
+
+
+@functools.lru_cache(maxsize=None)
+def _max_score(law):
+    r"""S = sup_x |∂ₓ log P(x)| of the unit-variance law, so that D_∞(P + t ‖ P) = S t + O(t²).
+
+    Student t_ν (scale s): (ν + 1)/(2s√ν) at x = s√ν; the mixture by a bounded search.
+    """
+    if law.startswith("student-t"):
+        nu = float(law[len("student-t"):])
+        return (nu + 1) / (2 * np.sqrt(nu - 2))
+    b = np.sqrt(0.5)
+
+    def minus_score(x):
+        n = np.exp(-x * x / 2) / np.sqrt(2 * np.pi)
+        lap = np.exp(-x / b) / (2 * b)
+        return -(x * n + lap / b) / (n + lap)
+
+    xs = np.linspace(0.0, 20.0, 20001)
+    i = int(np.argmin(minus_score(xs)))
+    res = optimize.minimize_scalar(minus_score, bounds=(xs[max(i - 1, 0)], xs[i + 1]), method="bounded",
+                                   options=dict(xatol=1e-12))
+    return float(-min(res.fun, minus_score(xs[i])))
+
+
+@functools.lru_cache(maxsize=None)
+def _fisher_information(law):
+    r"""Fisher information I(P) of the unit-variance law: closed forms, the mixture by quadrature.
+
+    .. math:: I = \int (\partial_x \log P)^2 P\,dx:\quad \text{logistic } \pi^2/9,\ \text{sech } \pi^2/8,\
+              t_\nu\ \frac{\nu+1}{\nu+3}\cdot\frac{\nu}{\nu-2}.
+    """
+    if law == "logistic":
+        return np.pi**2 / 9
+    if law == "sech":
+        return np.pi**2 / 8
+    if law.startswith("student-t"):
+        nu = float(law[len("student-t"):])
+        return (nu + 1) / (nu + 3) * nu / (nu - 2)
+    from scipy import integrate
+
+    b = np.sqrt(0.5)
+
+    def integrand(x):  # x ≥ 0; beyond x = 60 the integrand is below e^{-80}
+        n = np.exp(-x * x / 2) / np.sqrt(2 * np.pi)
+        lap = np.exp(-x / b) / (2 * b)
+        score = (x * n + lap / b) / (n + lap)
+        return score * score * 0.5 * (n + lap)
+
+    return 2.0 * integrate.quad(integrand, 0.0, 60.0, epsabs=0, epsrel=1e-12, limit=200)[0]
 
 
 def _check_law(law):
@@ -166,15 +235,22 @@ def shift_rdp(law, alpha, variance=1.0, shift=1.0):
     """
     _check_law(law)
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
-    v = float(check_positive(variance, "variance"))
-    d = float(check_positive(shift, "shift"))
+    t = _relative_shift(law, variance, shift)  # D_α(P + Δ ‖ P) depends on Δ and v only through t = Δ/√v
     if law == "gaussian":
-        return scalar_or_array(np.asarray(alpha) * d * d / (2 * v))
-    p = LogDensity(lambda x: noise_logpdf(law, np.asarray(x) - d, v))
-    q = LogDensity(lambda x: noise_logpdf(law, x, v))
+        return scalar_or_array(np.asarray(alpha) * t * t / 2)
+    if law == "laplace":
+        return rdp_laplace(alpha, np.sqrt(0.5), t)
+    d_inf = max_divergence(law, 1.0, t)
     fin = np.where(np.isfinite(alpha), alpha, 2.0)
-    out = np.asarray(renyi_divergence(p, q, fin, points=[0.0, d]), dtype=float)
-    out = np.where(np.isfinite(alpha), out, max_divergence(law, v, d))
+    if t < _T_SMALL:
+        # D_α = α I t²/2 + O(t³): the log-densities at x and x − t agree to ~16 digits, so quadrature
+        # of their difference cannot resolve D_α; the expansion's relative error is O(t)
+        out = fin * _fisher_information(law) * t * t / 2
+    else:
+        p = LogDensity(lambda x: noise_logpdf(law, np.asarray(x) - t, 1.0))
+        q = LogDensity(lambda x: noise_logpdf(law, x, 1.0))
+        out = np.clip(np.asarray(renyi_divergence(p, q, fin, points=[0.0, t]), dtype=float), 0.0, d_inf)
+    out = np.where(np.isfinite(alpha), np.maximum(out, 0.0), d_inf)
     return scalar_or_array(out)
 
 
@@ -192,7 +268,9 @@ def _grid(scale, shift):
     x = np.concatenate([-tail, mid, shift + tail])
     w = np.concatenate([tail * 0.02, dmid, tail * 0.02])
     keep = w > 0
-    return x[keep], np.log(w[keep])
+    x, logw = x[keep], np.log(w[keep])
+    x.flags.writeable = logw.flags.writeable = False  # cached: shared by every caller
+    return x, logw
 
 
 def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
@@ -284,8 +362,8 @@ def max_divergence(law, variance=1.0, shift=1.0):
     True
     """
     _check_law(law)
-    v = float(check_positive(variance, "variance"))
-    d = float(check_positive(shift, "shift"))
+    d = _relative_shift(law, variance, shift, quadrature=False)  # in units of the standard deviation
+    v = 1.0
     if law == "gaussian":
         return float("inf")
     if law == "laplace":
@@ -294,6 +372,8 @@ def max_divergence(law, variance=1.0, shift=1.0):
         return d * np.pi / np.sqrt(3.0 * v)
     if law == "sech":
         return d * np.pi / (2.0 * np.sqrt(v))
+    if d < _T_SMALL:  # S·t + O(t²): a difference of log-densities cannot resolve it
+        return _max_score(law) * d
     s = np.sqrt(v)
     x = np.concatenate([np.linspace(-50 * s, 50 * s, 20001), s * np.geomspace(50, 1e8, 2000)])
     r = noise_logpdf(law, x - d, v) - noise_logpdf(law, x, v)
@@ -304,7 +384,7 @@ def max_divergence(law, variance=1.0, shift=1.0):
                                        bounds=(x[i - 1], x[i + 1]), method="bounded",
                                        options=dict(xatol=1e-12 * s))
         best = max(best, -float(res.fun))
-    return best
+    return max(best, 0.0)
 
 
 def crossover_order(law, variance=1.0, shift=1.0):

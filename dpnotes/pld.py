@@ -75,6 +75,7 @@ Used in: book/07-exact-answer
 """
 
 import math
+import warnings
 
 import numpy as np
 from scipy import fft as _fft
@@ -103,11 +104,14 @@ __all__ = [
     "dpsgd_epsilon_pld",
     "dpsgd_epsilon_bracket",
     "dpsgd_clt_mu",
+    "EpsilonBracket",
 ]
 
 _EPS = np.finfo(float).eps
 _REL_SLACK = 1e-8  # relative floating-point allowance on δ (per-bin quadrature and CDFs)
 _DEFAULT_TAIL = 1e-16  # mass cut from each tail per construction/convolution
+_MAX_TAIL = 1e-2  # the largest tail_mass accepted
+_MAX_POINTS = 2**24  # the most grid points of one distribution (an FFT of 2²⁵ doubles, about 1 s)
 _AUTO_TILT_DELTA = 1e-10  # the δ whose ε the default FFT tilt aims at
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
 _GL_NODES = 0.5 * (_GL_NODES + 1.0)  # on [0, 1]
@@ -314,6 +318,7 @@ class LossGrid:
         na, nb = a.size, b.size
         ma, mb = float(a.sum()), float(b.sum())
         n = na + nb - 1
+        _check_points(n, "the composition", "use a larger interval or fewer steps")
         # exact tail sums from prefix/suffix sums; each is one contiguous dot product
         # exact tail sums from prefix/suffix sums (stored reversed, so that every
         # probe is one dot product of two contiguous slices)
@@ -579,6 +584,9 @@ class PrivacyLossDistribution:
 
     def compose(self, other, tail_mass=_DEFAULT_TAIL):
         """Composition with another PLD of the same interval and kind."""
+        if not isinstance(other, PrivacyLossDistribution):
+            raise TypeError(f"other must be a PrivacyLossDistribution (got {type(other).__name__})")
+        tail_mass = _check_tail_mass(tail_mass)
         if len(self.grids) == len(other.grids):
             pairs = zip(self.grids, other.grids)
         else:  # a symmetric mechanism serves both directions
@@ -598,6 +606,7 @@ class PrivacyLossDistribution:
         λ = 0 is one FFT per convolution instead of two.
         """
         count = int(check_count(count, "count"))
+        tail_mass = _check_tail_mass(tail_mass)
         if isinstance(tilt, str):
             tilt = _choose_tilt(self, count, tilt, delta=_AUTO_TILT_DELTA)
         tilts = np.broadcast_to(np.asarray(tilt, dtype=float), (len(self.grids),))
@@ -800,6 +809,7 @@ def _discretise(law, interval, pessimistic, method, tail):
     """A LossGrid for one direction of a mechanism with loss law ``law``."""
     d = interval
     lo_l, hi_l = law.range(tail)
+    _check_points((hi_l - lo_l) / d, f"interval = {d:g}", f"use a larger interval (≥ {(hi_l - lo_l) / _MAX_POINTS:.3g})")
     j0 = math.floor(lo_l / d) - 1
     j1 = math.ceil(hi_l / d) + 1
     n = j1 - j0 + 1
@@ -929,6 +939,17 @@ def _atoms_grid(atoms, interval, pessimistic, method):
 # --------------------------------------------------------------------------
 # constructors
 # --------------------------------------------------------------------------
+def _check_tail_mass(tail_mass):
+    """tail_mass ∈ (0, 10⁻²]: the mass cut from each tail (a cut of 0 would keep an infinite grid)."""
+    return float(check_interval(tail_mass, "tail_mass", 0.0, _MAX_TAIL, closed_low=False))
+
+
+def _check_points(n, what, remedy):
+    """Refuse, before any work, a grid of more than :data:`_MAX_POINTS` points."""
+    if not n <= _MAX_POINTS:
+        raise ValueError(f"{what} needs about {n:.3g} grid points (limit {_MAX_POINTS}); {remedy}")
+
+
 def _check_method(method):
     if method not in ("dots", "round"):
         raise ValueError(f"method must be 'dots' or 'round' (got {method!r})")
@@ -976,6 +997,7 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     sens = float(check_positive(sensitivity, "sensitivity"))
     interval = float(check_positive(interval, "interval"))
     _check_method(method)
+    tail_mass = _check_tail_mass(tail_mass)
     law = _GaussianLoss(sens / sigma)
     return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
 
@@ -1018,6 +1040,7 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     sens = float(check_positive(sensitivity, "sensitivity"))
     interval = float(check_positive(interval, "interval"))
     _check_method(method)
+    tail_mass = _check_tail_mass(tail_mass)
     law = _LaplaceLoss(sens / b)
     return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
 
@@ -1152,6 +1175,7 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     sigma = float(check_positive(sigma, "sigma"))
     interval = float(check_positive(interval, "interval"))
     _check_method(method)
+    tail_mass = _check_tail_mass(tail_mass)
     if q == 0.0:
         return PrivacyLossDistribution([LossGrid(0.0, interval, np.ones(1), 0.0, pessimistic)])
     if q == 1.0:
@@ -1175,7 +1199,7 @@ def gaussian_delta_exact(epsilon, mu):
 
     Parameters
     ----------
-    epsilon : float or array
+    epsilon : float or array, ε ∈ [−∞, ∞] (δ = 0 at ε = ∞)
     mu : float or array, μ > 0
 
     Returns
@@ -1191,12 +1215,14 @@ def gaussian_delta_exact(epsilon, mu):
     >>> round(gaussian_delta_exact(1.0, 1.0), 6)
     0.126937
     """
-    eps = np.asarray(epsilon, dtype=float)
+    eps = check_interval(epsilon, "epsilon", -np.inf, np.inf)
     mu = check_positive(mu, "mu")
-    a = log_ndtr(-eps / mu + mu / 2)
-    b = eps + log_ndtr(-eps / mu - mu / 2)
     with np.errstate(invalid="ignore", over="ignore"):
+        a = log_ndtr(-eps / mu + mu / 2)
+        b = eps + log_ndtr(-eps / mu - mu / 2)
         out = np.exp(a) * -np.expm1(np.minimum(b - a, 0.0))
+    # ε = +∞: δ = 0; ε = −∞: δ = 1 − e^ε·… → 1 (the ∞ − ∞ above is their limit, not NaN)
+    out = np.where(np.isposinf(eps), 0.0, np.where(np.isneginf(eps), 1.0, out))
     return scalar_or_array(np.maximum(out, 0.0))
 
 
@@ -1251,6 +1277,18 @@ def _auto_interval(q, sigma, steps):
     return float(min(d, s / 4, 0.05))
 
 
+def _check_dpsgd_cost(q, sigma, steps, interval):
+    """Refuse before any work a DP-SGD composition whose grid would exceed :data:`_MAX_POINTS` points.
+
+    The composed loss has mean ≈ T·s²/2 and standard deviation ≈ √T·s (s the per-step loss
+    standard deviation of :func:`_auto_interval`); the grid spans about mean + 40 standard deviations.
+    """
+    s = min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)
+    width = steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
+    _check_points(width / interval, f"steps = {steps:g} at interval = {interval:.3g}",
+                  "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")
+
+
 def _choose_tilt(pld, steps, tilt, **target):
     """λ per grid: the Chernoff tilt for ``tilt="auto"``, else the given value(s)."""
     if isinstance(tilt, str):
@@ -1258,6 +1296,21 @@ def _choose_tilt(pld, steps, tilt, **target):
             raise ValueError(f"tilt must be 'auto' or a number ≥ 0 (got {tilt!r})")
         return pld.chernoff_tilt(steps, **target)
     return tilt
+
+
+class EpsilonBracket(tuple):
+    """A pair (lower, upper) of bounds on ε, with ``width_met``: whether the target relative width was reached."""
+
+    def __new__(cls, lower, upper, width_met):
+        self = super().__new__(cls, (float(lower), float(upper)))
+        self.width_met = bool(width_met)
+        return self
+
+    def __getnewargs__(self):
+        return self[0], self[1], self.width_met
+
+    lower = property(lambda self: self[0], doc="the lower bound on ε")
+    upper = property(lambda self: self[1], doc="the upper bound on ε")
 
 
 def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
@@ -1288,8 +1341,9 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
 
     Returns
     -------
-    (float, float)
-        (lower, upper), lower ≤ true ε ≤ upper.
+    EpsilonBracket
+        (lower, upper), lower ≤ true ε ≤ upper; its ``width_met`` is False (and a
+        ``RuntimeWarning`` is raised) when refinement stopped above ``rel_width``.
 
     Raises
     ------
@@ -1310,11 +1364,16 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
     sigma = float(check_positive(sigma, "sigma"))
     steps = int(check_count(steps, "steps"))
     delta = float(check_delta(delta))
-    rel_width = float(check_positive(rel_width, "rel_width"))
+    rel_width = float(check_interval(rel_width, "rel_width", 1e-8, 1.0))
+    tail_mass = _check_tail_mass(tail_mass)
+    max_refinements = int(check_count(max_refinements, "max_refinements", minimum=0))
+    if max_refinements > 10:
+        raise ValueError(f"max_refinements must be ≤ 10 (got {max_refinements})")
     if q == 0.0:
-        return 0.0, 0.0
+        return EpsilonBracket(0.0, 0.0, True)
     auto = interval is None
     d = _auto_interval(q, sigma, steps) if auto else float(check_positive(interval, "interval"))
+    _check_dpsgd_cost(q, sigma, steps, d)
     for attempt in range(max_refinements + 1):
         up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
         lo = pld_subsampled_gaussian(q, sigma, interval=d, pessimistic=False,
@@ -1327,8 +1386,18 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
             break
         if width > 0.7 * last:  # not shrinking: round-off, not the grid, sets the width
             break
-        d *= max(min(math.sqrt(0.5 * rel_width * e_up / width), 0.7), 0.1)
-    return min(e_lo, e_up), e_up
+        step = max(min(math.sqrt(0.5 * rel_width * e_up / width), 0.7), 0.1)
+        try:
+            _check_dpsgd_cost(q, sigma, steps, d * step)
+        except ValueError:
+            break  # a finer grid would be too large: report the bracket reached
+        d *= step
+    met = not auto or not math.isfinite(e_up) or e_up - e_lo <= rel_width * max(e_up, 1e-300)
+    if not met:
+        warnings.warn(f"the ε bracket [{e_lo:.6g}, {e_up:.6g}] is {(e_up - e_lo) / e_up:.2g} wide, above rel_width = "
+                      f"{rel_width:g}: round-off or the grid-size limit stops refinement (both ends stay valid bounds)",
+                      RuntimeWarning, stacklevel=2)
+    return EpsilonBracket(min(e_lo, e_up), e_up, met)
 
 
 def dpsgd_epsilon_pld(q, sigma, steps, delta, **kwargs):
@@ -1396,9 +1465,11 @@ def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAU
     sigma = float(check_positive(sigma, "sigma"))
     steps = int(check_count(steps, "steps"))
     epsilon = float(check_nonnegative(epsilon, "epsilon"))
+    tail_mass = _check_tail_mass(tail_mass)
     if q == 0.0:
         return 0.0
     d = _auto_interval(q, sigma, steps) if interval is None else float(check_positive(interval, "interval"))
+    _check_dpsgd_cost(q, sigma, steps, d)
     up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
     lam = _choose_tilt(up, steps, tilt, epsilon=epsilon)
     return float(up.self_compose(steps, tail_mass, tilt=lam).delta(epsilon))

@@ -162,9 +162,14 @@ def epsilon_gaussian(delta, mu):
     return scalar_or_array(fn(delta, mu))
 
 
+_MU_MAX = 1e150  # ε(δ) ≥ μ²/2 − μ√(2 log(1/δ)) overflows a double beyond about 1.8e154
+
+
 def _epsilon_gaussian_scalar(delta, mu):
     if mu == 0.0:
         return 0.0
+    if mu > _MU_MAX:
+        raise ValueError(f"mu must be ≤ {_MU_MAX:g}: ε ≈ μ²/2 is beyond the floating-point range (got mu = {mu:g})")
     target = np.log(delta)
     f = lambda e: float(_log_delta_gaussian(e, mu)) - target  # noqa: E731
     if f(0.0) <= 0.0:
@@ -279,9 +284,9 @@ def delta_randomized_response(epsilon, p):
     """
     eps = check_nonnegative(epsilon, "epsilon", allow_inf=True)
     p = check_interval(p, "p", 0, 1, closed_low=False, closed_high=False)
-    pbar = np.maximum(p, 1.0 - p)
+    m = np.minimum(p, 1.0 - p)  # 1 − p̄, kept exact (p̄ itself rounds to 1 for tiny m)
     with np.errstate(over="ignore"):
-        out = np.maximum(0.0, pbar - np.exp(eps + np.log1p(-pbar)))
+        out = np.maximum(0.0, (1.0 - m) - np.exp(eps + np.log(m)))
     return scalar_or_array(out)
 
 
@@ -303,10 +308,10 @@ def epsilon_randomized_response(delta, p):
     """
     delta = check_delta(delta)
     p = check_interval(p, "p", 0, 1, closed_low=False, closed_high=False)
-    pbar = np.maximum(p, 1.0 - p)
+    m = np.minimum(p, 1.0 - p)  # 1 − p̄, kept exact (p̄ itself rounds to 1 for tiny m)
     with np.errstate(divide="ignore", invalid="ignore"):
-        val = np.log(np.maximum(pbar - delta, 0.0)) - np.log1p(-pbar)
-    return scalar_or_array(np.where(delta >= pbar, 0.0, np.maximum(val, 0.0)))
+        val = np.log1p(-np.minimum(m + delta, 1.0)) - np.log(m)
+    return scalar_or_array(np.where(m + delta >= 1.0, 0.0, np.maximum(val, 0.0)))
 
 
 def hockey_stick_divergence(p, q, epsilon):

@@ -69,19 +69,6 @@ def rdp_gaussian(alpha, sigma, sensitivity=1.0):
     return scalar_or_array(out)
 
 
-def _log_two_point(u, w, a, b):
-    r"""log(w·e^{u a} + (1 − w)·e^{−u b}) with full precision for small u a, u b.
-
-    Used for the Laplace and randomized-response formulas, which both have
-    this shape; returns log of the mixture (not divided by u).
-    """
-    big = u * np.maximum(np.abs(a), np.abs(b)) > _SMALL
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        direct = np.logaddexp(np.log(w) + u * a, np.log1p(-w) - u * b)
-        near = np.log1p(w * np.expm1(u * a) + (1.0 - w) * np.expm1(-u * b))
-    return np.where(big, direct, near)
-
-
 def rdp_laplace(alpha, scale, sensitivity=1.0):
     r"""Rényi divergence of the Laplace mechanism with scale b and shift Δ.
 
@@ -179,18 +166,20 @@ def rdp_randomized_response(alpha, p):
     """
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
     p = check_interval(p, "p", 0, 1, closed_low=False, closed_high=False)
-    # By symmetry take p ≥ 1/2 so that ℓ ≥ 0.
-    p = np.maximum(p, 1.0 - p)
-    ell = np.log(p) - np.log1p(-p)
-    alpha, p, ell = np.broadcast_arrays(alpha, p, ell)
+    # By symmetry work with the smaller probability m = min(p, 1 − p), kept exact: p̄ = 1 − m
+    # rounds to 1 for m < 1e-17, so every logarithm is taken of m, never of 1 − p̄.
+    alpha, m = np.broadcast_arrays(alpha, np.minimum(p, 1.0 - p))
+    log_m, log_pbar = np.log(m), np.log1p(-m)
+    ell = log_pbar - log_m
     finite = np.isfinite(alpha)
     u = np.where(finite, alpha - 1.0, 1.0)
     safe_u = np.where(u > 0, u, 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_mix = _log_two_point(u, p, ell, ell)
-        kl = (2.0 * p - 1.0) * ell
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        big = u * ell > _SMALL
+        direct = np.logaddexp(log_pbar + u * ell, log_m - u * ell)
+        near = np.log1p((1.0 - m) * np.expm1(u * ell) + m * np.expm1(-u * ell))
+        log_mix = np.where(big, direct, near)
+        kl = (1.0 - 2.0 * m) * ell
         val = np.where(u > 0, log_mix / safe_u, kl)
-        # For tiny u the log1p branch loses nothing; for u·ℓ tiny but nonzero,
-        # log_mix/u is accurate to ~1e-16 relative since log1p is exact near 0.
     out = np.where(finite, val, ell)
     return scalar_or_array(out)

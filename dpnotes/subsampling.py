@@ -250,6 +250,10 @@ def _rdp_forward(alpha, q, sigma):
     return _log_a(alpha, q, sigma) / (alpha - 1.0)
 
 
+#: outside [_SIGMA_LOW, _SIGMA_HIGH] the RDP of the subsampled Gaussian is given by its limits
+_SIGMA_LOW, _SIGMA_HIGH = 1e-100, 1e150
+
+
 def rdp_subsampled_gaussian(alpha, q, sigma):
     r"""Exact RDP of the Poisson-subsampled Gaussian mechanism (sensitivity 1).
 
@@ -319,7 +323,21 @@ def rdp_subsampled_gaussian(alpha, q, sigma):
     alpha = check_order(alpha)
     q = check_probability(q)
     sigma = check_positive(sigma, "sigma")
-    return scalar_or_array(_broadcast_apply(_rdp_forward, alpha, q, sigma))
+    alpha, q, sigma = np.broadcast_arrays(alpha, q, sigma)
+    out = np.asarray(_broadcast_apply(_rdp_forward, alpha, q, np.clip(sigma, _SIGMA_LOW, _SIGMA_HIGH)), dtype=float)
+    high, low = sigma > _SIGMA_HIGH, sigma < _SIGMA_LOW
+    if np.any(high):
+        # A_α − 1 = α(α−1)q²/(2σ²)·(1 + O(α²/σ²)): the first order is exact in double precision here
+        out = np.where(high, alpha * q * q / 2 * np.reciprocal(sigma) ** 2, out)
+    if np.any(low):
+        # the term j = α of the binomial sum dominates: log A = α(α−1)/(2σ²) + α log q, up to e^{−1/σ²}
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            big = np.where(q > 0, alpha / (2.0 * sigma**2) + alpha * np.log(q) / (alpha - 1.0), 0.0)
+        if not np.all(np.isfinite(big[low])):
+            raise ValueError(f"sigma must be ≥ {np.sqrt(np.max(alpha) / np.finfo(float).max):.3g} for this α: "
+                             f"ε(α) ≈ α/(2σ²) is beyond the floating-point range (got sigma = {np.min(sigma):g})")
+        out = np.where(low, big, out)
+    return scalar_or_array(out)
 
 
 # ----------------------------------------------------------------------------
