@@ -87,21 +87,30 @@ def check_delta(delta, name="delta"):
     return check_interval(delta, name, 0, 1, closed_low=False, closed_high=False)
 
 
-def check_count(k, name, *, minimum=1):
-    """An integer count ≥ ``minimum`` (accepts integer-valued floats)."""
+def check_count(k, name, *, minimum=1, maximum=None):
+    """An integer count in [``minimum``, ``maximum``] (accepts integer-valued floats)."""
     arr = _as_float(k, name)
     ok = np.isfinite(arr) & (arr >= minimum) & (arr == np.round(arr))
+    if maximum is not None:
+        ok &= arr <= maximum
     if not np.all(ok):
         bad = arr[~ok] if arr.ndim else arr
-        raise ValueError(f"{name} must be an integer ≥ {minimum} (got {np.ravel(bad)[:3]})")
+        rng = f"≥ {minimum}" if maximum is None else f"in [{minimum}, {maximum:g}]"
+        raise ValueError(f"{name} must be an integer {rng} (got {np.ravel(bad)[:3]})")
     return arr
+
+
+def check_work(estimate, limit, what, remedy):
+    """Refuse, before any work, a computation whose estimated size ``estimate`` exceeds ``limit``."""
+    if not estimate <= limit:
+        raise ValueError(f"{what} needs about {estimate:.3g} operations or points (limit {limit:.3g}); {remedy}")
 
 
 def check_pmf_pair(p, q, *, require_same_support=True):
     """Two 1-D pmfs of equal length (entries ≥ 0 summing to 1), as float arrays; with
     ``require_same_support`` also the same support (where a privacy loss is defined)."""
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
+    p = _as_float(p, "p")
+    q = _as_float(q, "q")
     if p.ndim != 1 or p.shape != q.shape:
         raise ValueError(f"p and q must be 1-D pmfs of equal length (got shapes {p.shape}, {q.shape})")
     for name, v in (("p", p), ("q", q)):

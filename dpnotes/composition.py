@@ -18,6 +18,8 @@ import numpy as np
 from scipy import optimize
 
 from ._validation import (
+    check_array,
+    check_choice,
     check_count,
     check_delta,
     check_interval,
@@ -44,6 +46,7 @@ __all__ = [
 ]
 
 _FORMS = ("drv", "zcdp")
+_LOG_MAX_FLOAT = float(np.log(np.finfo(float).max))
 
 
 def epsilon_delta_basic_composition(epsilons, deltas=0.0):
@@ -118,6 +121,7 @@ def epsilon_advanced_composition(epsilon, k, delta_prime, form="drv"):
     >>> round(epsilon_advanced_composition(0.1, 100, 1e-5, form="zcdp"), 6)
     5.298526
     """
+    check_choice(form, "form", _FORMS)
     eps = check_nonnegative(epsilon, "epsilon")
     k = check_count(k, "k")
     L = -np.log(check_delta(delta_prime, "delta_prime"))
@@ -159,6 +163,7 @@ def epsilon_delta_advanced_composition(epsilon, delta, k, delta_prime, form="zcd
     >>> round(e, 6), round(d, 12)
     (5.298526, 2e-05)
     """
+    check_choice(form, "form", _FORMS)
     dl = check_interval(delta, "delta", 0, 1)
     eps_total = epsilon_advanced_composition(epsilon, k, delta_prime, form=form)
     d_total = check_count(k, "k") * dl + check_delta(delta_prime, "delta_prime")
@@ -230,6 +235,7 @@ def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
     >>> round(epsilon_advanced_composition(e0, 100, 1e-5, form="zcdp"), 12)
     1.0
     """
+    check_choice(form, "form", ("zcdp", "drv", "linear"))
     eps = float(check_positive(epsilon, "epsilon"))
     k = float(check_count(k, "k"))
     L = -np.log(float(check_delta(delta_prime, "delta_prime")))
@@ -241,7 +247,9 @@ def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
         return float(2.0 * eps / (np.sqrt(s * s + 2.0 * k * eps) + s))
     if form == "drv":
         f = lambda e0: e0 * s + k * e0 * np.expm1(e0) - eps  # noqa: E731
-        return float(optimize.brentq(f, 0.0, eps / s, xtol=1e-300, rtol=1e-15))
+        # f(hi) ≥ 0 at hi = ε/s, and at hi = max(1, log(1 + ε/k)) (there k·hi·(e^hi − 1) ≥ ε): no overflow
+        hi = min(eps / s, max(1.0, float(np.log1p(eps / k))))
+        return float(optimize.brentq(f, 0.0, hi, xtol=1e-300, rtol=1e-15))
     raise ValueError(f"form must be 'zcdp', 'drv' or 'linear' (got {form!r})")
 
 
@@ -269,8 +277,11 @@ def rdp_composition(rdp_curves, counts=1):
     >>> rdp_composition([[1.0, 2.0], [0.5, 0.5]], counts=[2, 4])
     array([4., 6.])
     """
-    r = np.atleast_2d(check_nonnegative(rdp_curves, "rdp_curves", allow_inf=True))
+    r = check_array(rdp_curves, "rdp_curves", ndim=(1, 2), finite=False)
+    r = np.atleast_2d(check_nonnegative(r, "rdp_curves", allow_inf=True))
     n = check_count(counts, "counts", minimum=0)
+    if n.ndim > 1 or n.ndim == 1 and n.size not in (1, r.shape[0]):
+        raise ValueError(f"counts must be one count or one per curve: {r.shape[0]} (got shape {n.shape})")
     n = np.broadcast_to(np.atleast_1d(n), (r.shape[0],))
     return np.sum(n[:, None] * r, axis=0)
 
@@ -357,6 +368,7 @@ def laplace_scale_for_queries(k, epsilon, delta, rule="basic"):
     >>> round(laplace_scale_for_queries(100, 1.0, 1e-5, rule="advanced"), 4)
     95.9705
     """
+    check_choice(rule, "rule", ("basic", "advanced", "advanced-tight"))
     k = float(check_count(k, "k"))
     eps = float(check_positive(epsilon, "epsilon"))
     L = -np.log(float(check_delta(delta)))
@@ -517,7 +529,11 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
     e0 = epsilon_per_query_advanced(eps, k, dp, form=form)
     d0 = (d - dp) / k
     if calibration == "classical":
-        return float(2.0 * np.log(1.25 / d0) / e0**2)
+        log_var = np.log(2.0 * np.log(1.25 / d0)) - 2.0 * np.log(e0)
+        if log_var > _LOG_MAX_FLOAT:
+            raise ValueError(f"the variance exceeds the floating-point range at k = {k:g}, epsilon = {eps:g}, "
+                             f"delta = {d:g}, delta_prime = {dp:g}: use a larger epsilon or delta, or a smaller k")
+        return float(np.exp(log_var))
     if calibration == "exact":
         return gaussian_sigma_exact(e0, d0) ** 2
     raise ValueError(f"calibration must be 'classical' or 'exact' (got {calibration!r})")

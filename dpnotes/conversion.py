@@ -25,10 +25,14 @@ import numpy as np
 from scipy import optimize
 
 from ._validation import (
+    check_array,
+    check_bool,
+    check_choice,
     check_delta,
     check_nonnegative,
     check_order,
     check_positive,
+    check_real,
     scalar_or_array,
 )
 
@@ -51,8 +55,7 @@ class OrderGridWarning(UserWarning):
 
 
 def _check_method(method):
-    if method not in _METHODS:
-        raise ValueError(f"method must be one of {_METHODS} (got {method!r})")
+    check_choice(method, "method", _METHODS)
 
 
 def _check_grid(orders, rdp):
@@ -115,9 +118,11 @@ def legendre_transform(t, kappa, x):
     >>> round(legendre_transform(t, t**2 / 2, 3.0), 6)  # (t²/2)* = x²/2
     4.5
     """
-    t = np.asarray(t, float)
-    kappa = np.asarray(kappa, float)
-    x = np.asarray(x, float)
+    t = check_array(t, "t")
+    kappa = check_array(kappa, "kappa", finite=False)
+    if kappa.shape != t.shape:
+        raise ValueError(f"t and kappa must have the same length (got {t.size} and {kappa.size})")
+    x = check_real(x, "x")
     with np.errstate(invalid="ignore"):
         vals = x[..., None] * t - kappa
     vals = np.where(np.isnan(vals), -np.inf, vals)
@@ -174,6 +179,7 @@ def epsilon_from_rdp(orders, rdp, delta, method="improved", return_order=False):
     >>> round(eps, 6), order
     (5.087862, 4.0)
     """
+    return_order = check_bool(return_order, "return_order")
     _check_method(method)
     orders, rdp = _check_grid(orders, rdp)
     delta = check_delta(delta)
@@ -260,6 +266,7 @@ def delta_from_rdp(orders, rdp, epsilon, method="improved", return_order=False):
     >>> delta_from_rdp(orders, orders / 8.0, 2.0) < delta_from_rdp(orders, orders / 8.0, 2.0, method="mironov")
     True
     """
+    return_order = check_bool(return_order, "return_order")
     _check_method(method)
     orders, rdp = _check_grid(orders, rdp)
     eps = check_nonnegative(epsilon, "epsilon")
@@ -379,6 +386,7 @@ def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6,
     >>> round(eps, 6), round(a, 4)  # 1/2 + 2√(½ log 1e5), α* = 1 + √(2 log 1e5)
     (5.298526, 5.7985)
     """
+    return_order = check_bool(return_order, "return_order")
     _check_method(method)
     d = float(check_delta(delta))
     bounds = _check_bounds(bounds)
@@ -421,6 +429,7 @@ def delta_from_rdp_curve(rdp_fn, epsilon, method="improved", bounds=(1.0 + 1e-6,
     >>> round(d, 10)  # exp(−(ε·σ − 1/(2σ))²/2), σ = 1
     0.0439369336
     """
+    return_order = check_bool(return_order, "return_order")
     _check_method(method)
     e = float(check_nonnegative(epsilon, "epsilon"))
     bounds = _check_bounds(bounds)
@@ -479,8 +488,7 @@ def epsilon_from_zcdp(rho, delta, method="bun-steinke"):
     """
     rho = check_nonnegative(rho, "rho")
     delta = check_delta(delta)
-    if method not in ("bun-steinke", "improved"):
-        raise ValueError(f"method must be 'bun-steinke' or 'improved' (got {method!r})")
+    check_choice(method, "method", ("bun-steinke", "improved"))
     rho, delta = np.broadcast_arrays(rho, delta)
     L = -np.log(delta)
     if method == "bun-steinke":

@@ -24,10 +24,13 @@ import numpy as np
 from scipy.special import gammaln, logsumexp
 
 from ._validation import (
+    check_choice,
     check_count,
     check_nonnegative,
     check_order,
     check_positive,
+    check_real,
+    check_work,
     scalar_or_array,
 )
 from .rdp import rdp_gaussian, rdp_laplace
@@ -45,10 +48,19 @@ __all__ = [
 _NOISES = ("gaussian", "laplace")
 
 
+_MAX_WORK = 1e8  # the most points (or point operations) one call may sum over
+_MAX_SUMMANDS = 10**5  # the most Laplace summands n
+_MAX_ORDER = 1e6  # the largest finite order of the Laplace-sum quadrature
+
+
+def _check_quadrature_order(alpha, name):
+    """Finite orders up to 10⁶ (the quadrature's window grows like α); α = ∞ has its closed form."""
+    if np.any(np.isfinite(alpha) & (alpha > _MAX_ORDER)):
+        raise ValueError(f"{name} must be ≤ {_MAX_ORDER:g} or ∞ (got {np.max(alpha[np.isfinite(alpha)]):g})")
+
+
 def _check_noise(noise):
-    if noise not in _NOISES:
-        raise ValueError(f"noise must be one of {_NOISES} (got {noise!r})")
-    return noise
+    return check_choice(noise, "noise", _NOISES)
 
 
 def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
@@ -172,12 +184,12 @@ def laplace_sum_logpdf(x, n, scale=1.0):
     >>> round(float(np.exp(laplace_sum_logpdf(1.0, 1, scale=2.0))), 12)  # e^{−1/2}/4
     0.151632664928
     """
-    n = int(check_count(n, "n"))
+    n = int(check_count(n, "n", maximum=_MAX_SUMMANDS))
     b = float(check_positive(scale, "scale"))
-    x = np.asarray(x, dtype=float)
-    if np.any(np.isnan(x)):
-        raise ValueError("x must not be NaN")
-    return scalar_or_array(_laplace_sum_logpdf_unit(x / b, n) - np.log(b))
+    x = check_real(x, "x")
+    with np.errstate(invalid="ignore"):
+        out = _laplace_sum_logpdf_unit(x / b, n) - np.log(b)
+    return scalar_or_array(np.where(np.isinf(x), -np.inf, out))  # the density vanishes at ±∞
 
 
 # Regime switch: (α − 1)·max|L| (L: the log-ratios log(P/Q) at the nodes) below
@@ -326,7 +338,8 @@ def rdp_laplace_convolution(alpha, n, scale=1.0):
     0.504
     """
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
-    n = check_count(n, "n")
+    _check_quadrature_order(alpha, "alpha")
+    n = check_count(n, "n", maximum=_MAX_SUMMANDS)
     b = check_positive(scale, "scale")
     fn = np.vectorize(
         lambda a, k, bb: _laplace_convolution_unit(float(a), int(k), float(1.0 / bb)), otypes=[float]
@@ -366,8 +379,9 @@ def laplace_convolution_table(ns=(1, 2, 5, 10, 20, 50, 100), alphas=(2.0, 8.0, 3
     >>> [round(float(r), 3) for r in t["ratio"]]  # tight at m = 1, loose by ≈ 2 at m = 100
     [1.0, 1.993]
     """
-    ns = check_count(np.asarray(ns), "ns")
-    alphas = check_order(np.asarray(alphas), "alphas")
+    ns = check_count(ns, "ns", maximum=_MAX_SUMMANDS)
+    alphas = check_order(alphas, "alphas")
+    _check_quadrature_order(alphas, "alphas")
     b = float(check_positive(scale, "scale"))
     nn, aa = (g.ravel() for g in np.meshgrid(ns, alphas, indexing="ij"))
     exact = np.atleast_1d(rdp_laplace_convolution(aa, nn, b))
@@ -410,6 +424,15 @@ def _discrete_shift_scalar(alpha, shift, noise, scale):
     logz = logsumexp(_discrete_unnormalised_log(np.arange(-margin, margin + 1, dtype=float), noise, scale))
     L = _discrete_unnormalised_log(k - shift, noise, scale) - u
     return _renyi_from_samples(u - logz, L, alpha)
+
+
+def _check_window(alpha, shift, scale, shift_name="shift"):
+    """Refuse a summation window (about α·Δ + Δ + 170 b points, see :func:`_discrete_shift_scalar`) that is too long."""
+    a = np.where(np.isfinite(alpha), alpha, 1.0)
+    b = float(np.max(check_positive(scale, "scale")))
+    points = float(np.max(a * shift + shift)) + 170.0 * b + 30.0
+    check_work(points, _MAX_WORK, f"the summation window of this alpha, {shift_name} and scale",
+               f"use a smaller alpha, {shift_name} or scale")
 
 
 def rdp_discrete_shift(alpha, shift, noise="gaussian", scale=1.0):
@@ -457,6 +480,7 @@ def rdp_discrete_shift(alpha, shift, noise="gaussian", scale=1.0):
     _check_noise(noise)
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
     shift = check_count(shift, "shift", minimum=0)
+    _check_window(alpha, shift, scale)
     scale = check_positive(scale, "scale")
     if np.any((scale < 0.05) | (scale > 1e3)):
         raise ValueError(f"scale must be in [0.05, 1e3] (got {np.ravel(scale)[:3]})")
@@ -505,6 +529,7 @@ def discrete_shift_table(alpha, max_shift=5, noise="gaussian", scale=1.0):
     """
     alpha = float(check_order(alpha, allow_inf=True))
     max_shift = int(check_count(max_shift, "max_shift"))
+    _check_window(alpha, max_shift, scale, "max_shift")
     deltas = np.arange(1, max_shift + 1)
     div = np.atleast_1d(rdp_discrete_shift(alpha, deltas, noise, scale))
     linear = deltas * div[0]
@@ -610,4 +635,7 @@ def rdp_discrete_convolution_shift(alpha, parties, shift, noise="gaussian", scal
     scale = float(check_positive(scale, "scale"))
     if not 0.05 <= scale <= 50.0:
         raise ValueError(f"scale must be in [0.05, 50] (got {scale})")
+    margin = 13.0 * scale + 2.0 + alpha * shift / parties if noise == "gaussian" else 85.0 * scale + 2.0
+    check_work(parties**2 * (2 * margin + 1), _MAX_WORK, f"alpha = {alpha:g}, parties = {parties}, shift = {shift}",
+               "use a smaller order, shift or number of parties")
     return _discrete_convolution_shift_scalar(alpha, parties, shift, noise, scale)

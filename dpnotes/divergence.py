@@ -12,11 +12,12 @@ import warnings
 from scipy import integrate, optimize
 from scipy.special import logsumexp
 
-from ._validation import check_order, scalar_or_array
+from ._validation import check_order, check_real, scalar_or_array
 
 __all__ = ["LogDensity", "renyi_divergence"]
 
 _LOG_TINY = float(np.log(np.finfo(float).tiny))  # ≈ −708.4
+_MAX_DENSITY_ORDER = 1e8  # the largest finite order integrated by quadrature
 
 
 class LogDensity:
@@ -49,7 +50,7 @@ def renyi_divergence(p, q, alpha, support=None, points=()):
         which for large α is far in the tails) or two
         probability mass functions on the same finite support (arrays of equal
         length, each summing to 1).
-    alpha : float or array, α ∈ [1, ∞]
+    alpha : float or array, α ∈ [1, ∞] (for densities finite orders up to 10⁸, and ∞)
     support : (float, float), optional
         Integration interval for densities; default (−∞, ∞).
     points : sequence of float, optional
@@ -91,8 +92,8 @@ def renyi_divergence(p, q, alpha, support=None, points=()):
 
 
 def _check_pmfs(p, q):
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
+    p = check_real(p, "p")
+    q = check_real(q, "q")
     if p.shape != q.shape or p.ndim != 1:
         raise ValueError(f"p and q must be 1-D pmfs of equal length (got shapes {p.shape}, {q.shape})")
     for name, v in (("p", p), ("q", q)):
@@ -163,12 +164,22 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
                 if np.all(np.isfinite(r)) and r[2] > r[1] > r[0] + 1e-9 * abs(r[0]):
                     return np.inf
         return peak
-    vals = log_integrand(grid)
+    if alpha > _MAX_DENSITY_ORDER:
+        raise ValueError(f"alpha must be ≤ {_MAX_DENSITY_ORDER:g} or ∞ for densities (got {alpha:g}): "
+                         f"α·log P − (α − 1)·log Q cancels beyond")
+    with np.errstate(invalid="ignore", over="ignore"):
+        vals = log_integrand(grid)
     if np.any(np.isposinf(vals)):
         return np.inf
     if not np.any(np.isfinite(vals)):
         raise ValueError("p has no mass on the support")
+    vals = np.where(np.isnan(vals), -np.inf, vals)
     i = int(np.argmax(vals))
+    edge = vals[-1] > vals.max() - 80.0 if np.isposinf(hi) else False
+    edge = edge or (vals[0] > vals.max() - 80.0 if np.isneginf(lo) else False)
+    if edge:
+        raise ValueError(f"alpha = {alpha:g} is too large for quadrature here: the integrand P^α Q^(1−α) lives "
+                         f"beyond |x| = {abs(grid[-1]):.3g}, the end of the search grid; use a closed form")
     shift = float(vals[i])
     # refine the peak between the neighbouring grid points, so exp(· − shift) cannot overflow
     lo_i, hi_i = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
@@ -178,7 +189,7 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
             options={"xatol": 1e-10 * max(1.0, abs(grid[i]))},
         )
         shift = max(shift, -float(best.fun))
-    live = np.nonzero(vals > shift - 80.0)[0]  # e^-80: negligible relative to the peak
+    live = np.nonzero(vals > min(shift, float(vals[i])) - 80.0)[0]  # e^-80: negligible relative to the peak
     a = grid[max(live[0] - 1, 0)]
     b = grid[min(live[-1] + 1, grid.size - 1)]
     inner = [x for x in points if a < x < b]

@@ -52,6 +52,7 @@ import numpy as np
 from scipy import optimize
 
 from ._validation import (
+    check_choice,
     check_count,
     check_delta,
     check_nonnegative,
@@ -87,8 +88,7 @@ _ROUTE3_SIGMAS = np.geomspace(1.0, 300.0, 12)
 
 
 def _check_route(route):
-    if route not in ROUTES:
-        raise ValueError(f"route must be one of {ROUTES} (got {route!r})")
+    check_choice(route, "route", ROUTES)
 
 
 def _check_common(q, sigma, steps):

@@ -19,11 +19,12 @@ Used in: book/10-lower-bounds-and-open-questions
 """
 
 import itertools
+import math
 from collections.abc import Mapping
 
 import numpy as np
 
-from ._validation import check_count, check_nonnegative, check_probability
+from ._validation import check_array, check_count, check_int, check_nonnegative, check_probability
 
 __all__ = [
     "own_record_mechanism",
@@ -33,6 +34,14 @@ __all__ = [
     "joint_dp_epsilon",
     "full_output_epsilon",
 ]
+
+
+def _check_records(records, name="records"):
+    """A 1-D sequence of integer records ≥ 0, as a tuple of ints."""
+    arr = check_array(records, name)
+    if np.any(arr < 0) or np.any(arr != np.round(arr)) or np.any(~np.isfinite(arr)):
+        raise ValueError(f"{name} must be integers ≥ 0 (got {records!r:.60})")
+    return tuple(int(r) for r in arr)
 
 
 def own_record_mechanism(records):
@@ -57,7 +66,8 @@ def own_record_mechanism(records):
     >>> own_record_mechanism((0, 1))
     {((0,), (1,)): 1.0}
     """
-    return {tuple((int(r),) for r in records): 1.0}
+    records = _check_records(records)
+    return {tuple((r,) for r in records): 1.0}
 
 
 def noisy_count_mechanism(p):
@@ -97,7 +107,7 @@ def noisy_count_mechanism(p):
         raise ValueError(f"p must be in [0.5, 1] (got {p})")
 
     def mech(records):
-        bits = [int(r) for r in records]
+        bits = _check_records(records)
         dist = np.array([1.0])
         for b in bits:
             one = p if b else 1.0 - p
@@ -126,6 +136,12 @@ def view_pmf(pmf, exclude=None):
     >>> view_pmf({((0,), (1,)): 0.5, ((1,), (1,)): 0.5}, exclude=0)
     {((1,),): 1.0}
     """
+    _check_pmf_dict(pmf, "pmf")
+    if exclude is not None:
+        width = min(len(y) for y in pmf) if all(isinstance(y, tuple) for y in pmf) else 0
+        exclude = check_int(exclude, "exclude", minimum=0, maximum=max(width - 1, 0))
+        if width == 0:
+            raise ValueError("exclude needs a pmf over output tuples (one entry per agent)")
     out = {}
     for y, w in pmf.items():
         v = y if exclude is None else y[:exclude] + y[exclude + 1:]
@@ -272,10 +288,11 @@ def _epsilon(mechanism, n_agents, domain, delta, joint):
         raise ValueError(f"delta must be in [0, 1) (got {delta})")
     if not callable(mechanism):
         raise TypeError(f"mechanism must be a callable from a records tuple to a pmf dict (got {type(mechanism).__name__})")
-    pairs = float(domain) ** n_agents * n_agents * (domain - 1)
-    if pairs > _MAX_NEIGHBOURS:
-        raise ValueError(f"n_agents = {n_agents} with domain = {domain} gives {pairs:.3g} neighbouring pairs to "
-                         f"enumerate (limit {_MAX_NEIGHBOURS:g}); use fewer agents or a smaller domain")
+    log_pairs = n_agents * math.log(domain) + math.log(n_agents) + math.log(domain - 1)
+    if log_pairs > np.log(_MAX_NEIGHBOURS):
+        raise ValueError(f"n_agents = {n_agents} with domain = {domain} gives about 10^{log_pairs / np.log(10):.1f} "
+                         f"neighbouring pairs to enumerate (limit {_MAX_NEIGHBOURS:g}); use fewer agents or a "
+                         f"smaller domain")
     cache = {}
     worst = 0.0
     for i, x, x2 in _neighbours(n_agents, domain):

@@ -26,7 +26,7 @@ Used in: book/10-lower-bounds-and-open-questions
 import numpy as np
 import mpmath as mp
 
-from ._validation import check_count, check_positive
+from ._validation import check_choice, check_count, check_positive, check_work
 
 __all__ = [
     "estimator_moments",
@@ -40,8 +40,7 @@ FORMS = ("bias", "mse", "literal")
 
 
 def _check_estimator(estimator):
-    if estimator not in ESTIMATORS:
-        raise ValueError(f"estimator must be one of {ESTIMATORS} (got {estimator!r})")
+    check_choice(estimator, "estimator", ESTIMATORS)
 
 
 def estimator_moments(n, estimator="mean", epsilon=1.0):
@@ -78,7 +77,7 @@ def estimator_moments(n, estimator="mean", epsilon=1.0):
     >>> m1.tolist(), bool(np.all(m1 == m2))
     ([0.0, 0.0, 1.0, 1.0], True)
     """
-    n = int(check_count(n, "n"))
+    n = int(check_count(n, "n", maximum=_MAX_N))
     _check_estimator(estimator)
     k = np.arange(n + 1, dtype=float)
     m = k / n
@@ -97,6 +96,7 @@ def estimator_moments(n, estimator="mean", epsilon=1.0):
 
 
 _MAX_N_EXACT = 2000  # the exact terms are an O(n²) double sum of Beta functions
+_MAX_N = 10**6  # the most records n of the moment computations (arrays of length n + 1)
 
 
 def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
@@ -147,8 +147,8 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     >>> round(fingerprinting_terms(4, "mean")["correlation"], 12)  # E[P(1 − P)] = 1/6
     0.166666666667
     """
+    n = int(check_count(n, "n", maximum=_MAX_N_EXACT))
     m1, m2 = estimator_moments(n, estimator, epsilon)
-    n = int(n)
     if n > _MAX_N_EXACT:
         raise ValueError(f"n must be ≤ {_MAX_N_EXACT} for the exact terms (an O(n²) sum of Beta integrals; got n = {n}); "
                          f"use fingerprinting_monte_carlo")
@@ -216,8 +216,9 @@ def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000
     """
     from scipy.stats import binom
 
-    n = int(check_count(n, "n"))
+    n = int(check_count(n, "n", maximum=_MAX_N))
     s = int(check_count(samples, "samples", minimum=2))
+    check_work(float(n + 1) * s, 1e9, f"n = {n} with samples = {s}", "use fewer samples or a smaller n")
     _check_estimator(estimator)
     rng = np.random.default_rng(int(seed))
     p = rng.random(s)
@@ -277,9 +278,8 @@ def fingerprinting_minimum(n, form="bias"):
     from scipy import optimize
     from scipy.special import betaln, gammaln
 
-    n = int(check_count(n, "n"))
-    if form not in FORMS:
-        raise ValueError(f"form must be one of {FORMS} (got {form!r})")
+    n = int(check_count(n, "n", maximum=_MAX_N))
+    check_choice(form, "form", FORMS)
     k = np.arange(n + 1, dtype=float)
     w = 1.0 / (n + 1)
     a = (k + 1) / (n + 2)

@@ -29,7 +29,7 @@ import functools
 import numpy as np
 from scipy import optimize, special
 
-from ._validation import check_order, check_positive, scalar_or_array
+from ._validation import check_array, check_choice, check_order, check_positive, check_real, scalar_or_array
 from .divergence import LogDensity, renyi_divergence
 from .rdp import rdp_laplace
 
@@ -120,8 +120,7 @@ def _fisher_information(law):
 
 
 def _check_law(law):
-    if law not in NOISE_LAWS:
-        raise ValueError(f"law must be one of {NOISE_LAWS} (got {law!r})")
+    check_choice(law, "law", NOISE_LAWS)
 
 
 def _logcosh(y):
@@ -176,7 +175,7 @@ def noise_logpdf(law, x, variance=1.0):
     """
     _check_law(law)
     v = float(check_positive(variance, "variance"))
-    x = np.asarray(x, dtype=float)
+    x = check_real(x, "x")
     if law == "gaussian":
         out = -x * x / (2 * v) - 0.5 * np.log(2 * np.pi * v)
     elif law == "laplace":
@@ -194,7 +193,7 @@ def noise_logpdf(law, x, variance=1.0):
     else:
         b = np.sqrt(v / 2)
         out = np.logaddexp(-x * x / (2 * v) - 0.5 * np.log(2 * np.pi * v), -np.abs(x) / b - np.log(2 * b)) - _LOG2
-    return scalar_or_array(out)
+    return scalar_or_array(np.where(np.isinf(x), -np.inf, out))  # every density vanishes at ±∞
 
 
 def shift_rdp(law, alpha, variance=1.0, shift=1.0):
@@ -310,11 +309,15 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     0.619124
     """
     _check_law(law)
-    a = np.atleast_1d(check_order(alphas, allow_one=True))
-    v = float(check_positive(variance, "variance"))
-    d = float(check_positive(shift, "shift"))
+    a = np.atleast_1d(check_order(alphas, "alphas", allow_one=True))
+    d = _relative_shift(law, variance, shift)  # D_α depends on the shift only through t = Δ/√v
     if law == "gaussian":
-        return a * d * d / (2 * v)
+        return a * d * d / 2
+    if law == "laplace":
+        return np.asarray(rdp_laplace(a, np.sqrt(0.5), d), dtype=float)
+    if d < _T_SMALL:  # the small-shift expansion of shift_rdp
+        return a * _fisher_information(law) * d * d / 2
+    v = 1.0
     x, logw = _grid(np.sqrt(v), d)
     lp, lq = noise_logpdf(law, x - d, v), noise_logpdf(law, x, v)
     out = np.empty(a.shape)
@@ -324,7 +327,7 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     ar = a[~one][:, None]
     logs = special.logsumexp(ar * lp + (1.0 - ar) * lq + logw, axis=1)
     out[~one] = logs / (ar[:, 0] - 1.0)
-    return out
+    return np.maximum(out, 0.0)  # a divergence: rounding below 0 is rounding
 
 
 def max_divergence(law, variance=1.0, shift=1.0):
@@ -477,6 +480,9 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
     """
     from .subsampling import claim26_constant
 
+    pairs = check_array(pairs, "pairs", ndim=2)
+    if pairs.shape[1] != 2:
+        raise ValueError(f"pairs must be a list of (c1, c2) pairs (got shape {pairs.shape})")
     rows = []
     for c1, c2 in pairs:
         c1 = float(check_positive(c1, "c1"))
@@ -516,6 +522,9 @@ def best_noise_law(orders, variance=1.0, shift=1.0, laws=NOISE_LAWS):
     >>> best_noise_law([1.0, 2.0, 1000.0])
     ['gaussian', 'logistic', 'laplace']
     """
+    orders = check_order(orders, "orders", allow_one=True)
+    if isinstance(laws, str) or not all(isinstance(law, str) for law in np.atleast_1d(laws)):
+        raise TypeError(f"laws must be a sequence of law names from {NOISE_LAWS} (got {laws!r:.60})")
     table = np.array([shift_rdp_grid(law, orders, variance, shift) for law in laws])
     return [laws[i] for i in np.argmin(table, axis=0)]
 

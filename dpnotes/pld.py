@@ -82,6 +82,8 @@ from scipy import fft as _fft
 from scipy.special import log_ndtr, logsumexp, ndtr, ndtri
 
 from ._validation import (
+    check_bool,
+    check_choice,
     check_count,
     check_delta,
     check_interval,
@@ -951,8 +953,7 @@ def _check_points(n, what, remedy):
 
 
 def _check_method(method):
-    if method not in ("dots", "round"):
-        raise ValueError(f"method must be 'dots' or 'round' (got {method!r})")
+    check_choice(method, "method", ("dots", "round"))
 
 
 def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
@@ -993,6 +994,7 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     >>> bool(lo.delta(1.0) <= exact <= up.delta(1.0)), round(exact, 4)
     (True, 0.1269)
     """
+    pessimistic = check_bool(pessimistic, "pessimistic")
     sigma = float(check_positive(sigma, "sigma"))
     sens = float(check_positive(sensitivity, "sensitivity"))
     interval = float(check_positive(interval, "interval"))
@@ -1036,6 +1038,7 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     >>> round(up.delta(0.5), 3)  # 1 − e^{−1/4}
     0.221
     """
+    pessimistic = check_bool(pessimistic, "pessimistic")
     b = float(check_positive(scale, "scale"))
     sens = float(check_positive(sensitivity, "sensitivity"))
     interval = float(check_positive(interval, "interval"))
@@ -1076,6 +1079,7 @@ def pld_randomized_response(p, *, interval=1e-3, pessimistic=True, method="dots"
     >>> round(pld_randomized_response(0.75).delta(0.5), 4)  # 0.75 − e^{0.5}·0.25
     0.3378
     """
+    pessimistic = check_bool(pessimistic, "pessimistic")
     p = float(check_interval(p, "p", 0, 1, closed_low=False, closed_high=False))
     interval = float(check_positive(interval, "interval"))
     _check_method(method)
@@ -1120,6 +1124,7 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
     >>> round(pld_from_probabilities([0.5, 0.5], [1.0, 0.0]).delta(5.0), 6)  # P-mass where Q(y) = 0
     0.5
     """
+    pessimistic = check_bool(pessimistic, "pessimistic")
     p = check_nonnegative(p_probs, "p_probs")
     q = check_nonnegative(q_probs, "q_probs")
     if p.shape != q.shape or p.ndim != 1:
@@ -1171,6 +1176,7 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     >>> round(float(pl.epsilon(1e-5)), 2)
     0.72
     """
+    pessimistic = check_bool(pessimistic, "pessimistic")
     q = float(check_probability(q, "q"))
     sigma = float(check_positive(sigma, "sigma"))
     interval = float(check_positive(interval, "interval"))

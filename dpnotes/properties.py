@@ -29,12 +29,15 @@ from scipy import optimize
 from scipy.special import logsumexp
 
 from ._validation import (
+    check_array,
+    check_choice,
     check_count,
     check_delta,
     check_interval,
     check_nonnegative,
     check_order,
     check_pmf_pair,
+    check_real,
     scalar_or_array,
 )
 from .divergence import renyi_divergence
@@ -61,7 +64,7 @@ RRDecomposition = namedtuple("RRDecomposition", "a b p_extra q_extra")
 
 
 def _pmf(x, name):
-    x = np.asarray(x, dtype=float)
+    x = check_real(x, name)
     if x.ndim != 1 or np.any(x < 0) or not np.isclose(x.sum(), 1.0, rtol=0, atol=1e-9):
         raise ValueError(f"{name} must be a 1-D pmf: entries in [0, 1] summing to 1")
     return x
@@ -99,7 +102,7 @@ def post_processing_sides(p, q, kernel, alpha):
     True
     """
     p, q = _pmf(p, "p"), _pmf(q, "q")
-    K = np.asarray(kernel, dtype=float)
+    K = check_array(kernel, "kernel", ndim=2)
     if K.ndim != 2 or K.shape[0] != p.size or np.any(K < 0) or not np.allclose(K.sum(axis=1), 1.0):
         raise ValueError("kernel must be a row-stochastic matrix with one row per outcome of p")
     return renyi_divergence(p @ K, q @ K, alpha), renyi_divergence(p, q, alpha)
@@ -191,6 +194,8 @@ def triangle_bound(p, q, r, alpha, alpha_prime):
     """
     a = float(check_order(alpha))
     ap = float(check_order(alpha_prime, "alpha_prime"))
+    if ap > 1e8:
+        raise ValueError(f"alpha_prime must be ≤ 1e8 (got {ap:g}): the divergences are integrated numerically")
     if not ap > a:
         raise ValueError(f"alpha_prime must be in (alpha, ∞) = ({a}, ∞) (got {ap})")
     inner = a * (ap - 1.0) / (ap - a)
@@ -238,7 +243,7 @@ def group_privacy_epsilon_delta(epsilon, delta, k):
     Returns
     -------
     (float or ndarray, float or ndarray)
-        kε and k e^{(k−1)ε} δ (the latter may exceed 1, when the guarantee is void).
+        kε and min(1, k e^{(k−1)ε} δ) (computed in log space; δ_k = 1 means the guarantee is void).
 
     Raises
     ------
@@ -263,7 +268,11 @@ def group_privacy_epsilon_delta(epsilon, delta, k):
     eps = check_nonnegative(epsilon, "epsilon")
     d = check_interval(delta, "delta", 0, 1)
     k = check_count(k, "k")
-    return scalar_or_array(k * eps), scalar_or_array(k * np.exp((k - 1.0) * eps) * d)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        log_dk = np.log(k) + (k - 1.0) * eps + np.log(d)
+    # a δ ≥ 1 says nothing: the bound is capped there (and δ = 0 stays 0 at any k, ε)
+    delta_k = np.where(d == 0, 0.0, np.exp(np.minimum(log_dk, 0.0)))
+    return scalar_or_array(k * eps), scalar_or_array(delta_k)
 
 
 def pure_dp_rdp_bound(p, q, alpha):
@@ -362,8 +371,7 @@ def approximate_rdp_delta_hat(order, epsilon, epsilon_hat, delta=0.0, sign="corr
     e = check_nonnegative(epsilon, "epsilon")
     eh = check_nonnegative(epsilon_hat, "epsilon_hat")
     d = check_interval(delta, "delta", 0, 1)
-    if sign not in ("corrected", "seed"):
-        raise ValueError(f"sign must be 'corrected' or 'seed' (got {sign!r})")
+    check_choice(sign, "sign", ("corrected", "seed"))
     s = -1.0 if sign == "corrected" else 1.0
     with np.errstate(over="ignore"):
         log_term = s * (lam - 1.0) * (eh - e) - np.log(lam) + (lam - 1.0) * np.log1p(-1.0 / lam)
@@ -547,7 +555,8 @@ def randomized_response_decomposition(p, q, epsilon, delta):
     d = float(check_interval(delta, "delta", 0, 1, closed_high=False))
     dec = decompose_dp_pair(p, q, e)
     if dec.delta_prime > d + 1e-12:
-        raise ValueError(f"the pair is not ({e}, {d})-indistinguishable: needs δ ≥ {dec.delta_prime}")
+        raise ValueError(f"the pair is not (epsilon, delta) = ({e}, {d})-indistinguishable: needs delta ≥ "
+                         f"{dec.delta_prime}")
     pp, qp = dec.p_prime, dec.q_prime
     if d > 0:
         pe = ((d - dec.delta_prime) * pp + dec.delta_prime * dec.p_extra) / d

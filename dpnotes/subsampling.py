@@ -26,6 +26,8 @@ from scipy.special import expit, gammaln, logsumexp
 
 from ._logspace import log_expm1, log_phi, log_psi
 from ._validation import (
+    broadcast,
+    check_count,
     check_interval,
     check_nonnegative,
     check_order,
@@ -48,6 +50,7 @@ __all__ = [
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 # Integer orders up to this value use the exact binomial sum (Claim 27).
 _MAX_BINOMIAL = 200_000
+_MAX_SEED_SUM = 10**7  # the most terms of claim26_seed_sum
 # Trapezoid windows keep every z where the log-integrand is within _T of its max.
 _T = 60.0
 # Small regime (A − 1 < e^{_SMALL_LOG} − 1): integrate A − 1 over a wide window.
@@ -252,6 +255,7 @@ def _rdp_forward(alpha, q, sigma):
 
 #: outside [_SIGMA_LOW, _SIGMA_HIGH] the RDP of the subsampled Gaussian is given by its limits
 _SIGMA_LOW, _SIGMA_HIGH = 1e-100, 1e150
+_ALPHA_HIGH = 1e15  # beyond, the quadrature is not used (see rdp_subsampled_gaussian)
 
 
 def rdp_subsampled_gaussian(alpha, q, sigma):
@@ -323,14 +327,24 @@ def rdp_subsampled_gaussian(alpha, q, sigma):
     alpha = check_order(alpha)
     q = check_probability(q)
     sigma = check_positive(sigma, "sigma")
-    alpha, q, sigma = np.broadcast_arrays(alpha, q, sigma)
-    out = np.asarray(_broadcast_apply(_rdp_forward, alpha, q, np.clip(sigma, _SIGMA_LOW, _SIGMA_HIGH)), dtype=float)
-    high, low = sigma > _SIGMA_HIGH, sigma < _SIGMA_LOW
+    alpha, q, sigma = broadcast(alpha=alpha, q=q, sigma=sigma)
+    huge = alpha > _ALPHA_HIGH
+    if np.any(huge):
+        # the term j = α dominates when (α − 1)/σ² ≥ log(α/q) + 40 (each earlier term is e^{−40} of the next)
+        with np.errstate(divide="ignore", over="ignore"):
+            dominant = (q == 0) | (alpha * np.reciprocal(sigma) ** 2 >= np.log(alpha) - np.log(q) + 40.0)
+        if not np.all(dominant[huge]):
+            raise ValueError(f"alpha must be ≤ {_ALPHA_HIGH:g} at this q and sigma (got alpha = {np.max(alpha):g}): "
+                             f"beyond, only orders where the last binomial term dominates are computed")
+    inner = np.where(huge, 2.0, alpha)
+    out = np.asarray(_broadcast_apply(_rdp_forward, inner, q, np.clip(sigma, _SIGMA_LOW, _SIGMA_HIGH)), dtype=float)
+    high, low = sigma > _SIGMA_HIGH, (sigma < _SIGMA_LOW) | huge
     if np.any(high):
         # A_α − 1 = α(α−1)q²/(2σ²)·(1 + O(α²/σ²)): the first order is exact in double precision here
         out = np.where(high, alpha * q * q / 2 * np.reciprocal(sigma) ** 2, out)
     if np.any(low):
-        # the term j = α of the binomial sum dominates: log A = α(α−1)/(2σ²) + α log q, up to e^{−1/σ²}
+        # the term j = α of the binomial sum dominates: log A = α(α−1)/(2σ²) + α log q, up to e^{−1/σ²} (small σ)
+        # or e^{−40} (huge α)
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             big = np.where(q > 0, alpha / (2.0 * sigma**2) + alpha * np.log(q) / (alpha - 1.0), 0.0)
         if not np.all(np.isfinite(big[low])):
@@ -432,7 +446,20 @@ def rdp_subsampled_gaussian_reverse(alpha, q, sigma):
     alpha = check_order(alpha)
     q = check_probability(q)
     sigma = check_positive(sigma, "sigma")
-    return scalar_or_array(_broadcast_apply(_rdp_reverse, alpha, q, sigma))
+    alpha, q, sigma = broadcast(alpha=alpha, q=q, sigma=sigma)
+    if np.any(alpha > _ALPHA_HIGH):
+        raise ValueError(f"alpha must be ≤ {_ALPHA_HIGH:g} (got {np.max(alpha):g}); the divergence is below its "
+                         f"limit −log(1 − q) as α → ∞")
+    out = np.asarray(_broadcast_apply(_rdp_reverse, alpha, q, np.clip(sigma, _SIGMA_LOW, _SIGMA_HIGH)), dtype=float)
+    # σ → ∞: the same first order αq²/(2σ²) as the forward direction; σ → 0: −log(1 − q), the weight of the
+    # mixture's component at 0 (the other is e^{−1/(8σ²)} away)
+    with np.errstate(divide="ignore"):
+        out = np.where(sigma > _SIGMA_HIGH, alpha * q * q / 2 * np.reciprocal(sigma) ** 2, out)
+        low = np.where(q == 1.0, alpha / 2.0 * np.reciprocal(sigma) ** 2, -np.log1p(-q))  # q = 1: N(0,σ²)‖N(1,σ²)
+    if not np.all(np.isfinite(low[sigma < _SIGMA_LOW])):
+        raise ValueError(f"sigma = {np.min(sigma):g} with q = 1 gives α/(2σ²) beyond the floating-point range")
+    out = np.where(sigma < _SIGMA_LOW, low, out)
+    return scalar_or_array(out)
 
 
 # ----------------------------------------------------------------------------
@@ -665,7 +692,7 @@ def claim26_constant_bracket(c1, c2, *, rtol=1e-4, sigma_max=1e3, max_cells=2000
     import warnings
 
     c1 = float(check_interval(c1, "c1", 0.0, 10.0, closed_low=False))
-    c2 = float(check_interval(c2, "c2", 0.0, 10.0, closed_low=False))
+    c2 = float(check_interval(c2, "c2", 1e-3, 10.0))  # below 10⁻³ the cells start beyond σ = 30
     rtol = float(check_interval(rtol, "rtol", 1e-10, 0.1))
     s0 = max(1.0, c1, float(np.sqrt(1.01 / c2)))
     sigma_max = float(check_interval(sigma_max, "sigma_max", 10.0 * s0, 1e6))
@@ -802,7 +829,9 @@ def claim26_seed_sum(c1, c2, n):
     """
     c1 = float(check_positive(c1, "c1"))
     c2 = float(check_positive(c2, "c2"))
-    n = int(check_interval(n, "n", c1 * c1, np.inf, closed_low=False))
+    n = int(check_count(n, "n", maximum=_MAX_SEED_SUM))
+    if not n > c1 * c1:
+        raise ValueError(f"n must be > c1² = {c1 * c1:g} (so that q = c1/√n < 1; got n = {n}, c1 = {c1:g})")
     r = c1 / np.sqrt(n)
     j = np.arange(n + 1, dtype=float)
     terms = (gammaln(n + 1.0) - gammaln(j + 1.0) - gammaln(n - j + 1.0)
