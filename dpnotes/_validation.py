@@ -183,3 +183,20 @@ def broadcast(**arrays):
     except ValueError as err:
         shapes = ", ".join(f"{k} {np.shape(v)}" for k, v in arrays.items())
         raise ValueError(f"the shapes of {', '.join(arrays)} must broadcast together (got {shapes})") from err
+
+
+#: the noise multipliers the DP-SGD routes are computed for: below, one step alone costs ε > 5000
+#: (1/(2σ²)); above, the ε of 10¹² steps is below 10⁻⁹
+SIGMA_RANGE = (1e-2, 1e6)
+#: the most DP-SGD steps T
+MAX_STEPS = 10**12
+
+
+def check_noise_multiplier(sigma, name="sigma"):
+    """A DP-SGD noise multiplier σ ∈ :data:`SIGMA_RANGE`, as a float."""
+    return float(check_interval(sigma, name, *SIGMA_RANGE))
+
+
+def check_steps(steps, name="steps"):
+    """A number of DP-SGD steps T ∈ [1, :data:`MAX_STEPS`], as an int."""
+    return int(check_count(steps, name, maximum=MAX_STEPS))

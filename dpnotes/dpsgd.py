@@ -55,9 +55,12 @@ from ._validation import (
     check_choice,
     check_count,
     check_delta,
+    check_interval,
+    check_noise_multiplier,
     check_nonnegative,
     check_positive,
     check_probability,
+    check_steps,
 )
 from .composition import epsilon_advanced_composition
 from .conversion import OrderGridWarning, delta_from_rdp, epsilon_from_rdp
@@ -93,8 +96,8 @@ def _check_route(route):
 
 def _check_common(q, sigma, steps):
     q = float(check_probability(q, "q"))
-    sigma = float(check_positive(sigma, "sigma"))
-    steps = int(check_count(steps, "steps"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
     return q, sigma, steps
 
 
@@ -195,7 +198,7 @@ def route_applicable(q, sigma, route):
     """
     _check_route(route)
     q = float(check_probability(q, "q"))
-    sigma = float(check_positive(sigma, "sigma"))
+    sigma = check_noise_multiplier(sigma)
     if route == "route3":
         return sigma >= 1.0 and q * sigma <= 1.0
     if route == "pld":
@@ -288,7 +291,7 @@ def rdp_route3(q, sigma):
     True
     """
     q = float(check_probability(q, "q"))
-    sigma = float(check_positive(sigma, "sigma"))
+    sigma = check_noise_multiplier(sigma)
     _require_route3(q, sigma)
     if q == 0.0:
         return np.zeros(ROUTE3_ORDERS.size)

@@ -87,9 +87,11 @@ from ._validation import (
     check_count,
     check_delta,
     check_interval,
+    check_noise_multiplier,
     check_nonnegative,
     check_positive,
     check_probability,
+    check_steps,
     scalar_or_array,
 )
 
@@ -812,6 +814,9 @@ def _discretise(law, interval, pessimistic, method, tail):
     d = interval
     lo_l, hi_l = law.range(tail)
     _check_points((hi_l - lo_l) / d, f"interval = {d:g}", f"use a larger interval (≥ {(hi_l - lo_l) / _MAX_POINTS:.3g})")
+    if max(abs(lo_l), abs(hi_l)) / d > 2.0**52:
+        raise ValueError(f"interval = {d:g} is too small for losses up to {max(abs(lo_l), abs(hi_l)):.3g}: the grid "
+                         f"indices would exceed 2⁵² (use interval ≥ {max(abs(lo_l), abs(hi_l)) / 2.0**52:.3g})")
     j0 = math.floor(lo_l / d) - 1
     j1 = math.ceil(hi_l / d) + 1
     n = j1 - j0 + 1
@@ -1000,7 +1005,10 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     interval = float(check_positive(interval, "interval"))
     _check_method(method)
     tail_mass = _check_tail_mass(tail_mass)
-    law = _GaussianLoss(sens / sigma)
+    mu = sens / sigma
+    _check_points((mu * mu + 80.0 * mu + 1.0) / interval, f"sensitivity/sigma = {mu:.3g} at interval = {interval:g}",
+                  "use a larger interval or sigma")
+    law = _GaussianLoss(mu)
     return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
 
 
@@ -1044,6 +1052,8 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     interval = float(check_positive(interval, "interval"))
     _check_method(method)
     tail_mass = _check_tail_mass(tail_mass)
+    _check_points((2.0 * sens / b + 1.0) / interval, f"sensitivity/scale = {sens / b:.3g} at interval = {interval:g}",
+                  "use a larger interval or scale")
     law = _LaplaceLoss(sens / b)
     return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
 
@@ -1178,7 +1188,7 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     """
     pessimistic = check_bool(pessimistic, "pessimistic")
     q = float(check_probability(q, "q"))
-    sigma = float(check_positive(sigma, "sigma"))
+    sigma = check_noise_multiplier(sigma)
     interval = float(check_positive(interval, "interval"))
     _check_method(method)
     tail_mass = _check_tail_mass(tail_mass)
@@ -1223,10 +1233,10 @@ def gaussian_delta_exact(epsilon, mu):
     """
     eps = check_interval(epsilon, "epsilon", -np.inf, np.inf)
     mu = check_positive(mu, "mu")
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         a = log_ndtr(-eps / mu + mu / 2)
         b = eps + log_ndtr(-eps / mu - mu / 2)
-        out = np.exp(a) * -np.expm1(np.minimum(b - a, 0.0))
+        out = np.where(np.isneginf(a), 0.0, np.exp(a) * -np.expm1(np.minimum(b - a, 0.0)))  # a = −∞: δ = 0
     # ε = +∞: δ = 0; ε = −∞: δ = 1 − e^ε·… → 1 (the ∞ − ∞ above is their limit, not NaN)
     out = np.where(np.isposinf(eps), 0.0, np.where(np.isneginf(eps), 1.0, out))
     return scalar_or_array(np.maximum(out, 0.0))
@@ -1268,14 +1278,14 @@ def dpsgd_clt_mu(q, sigma, steps):
     0.414522
     """
     q = float(check_probability(q, "q"))
-    sigma = float(check_positive(sigma, "sigma"))
-    steps = int(check_count(steps, "steps"))
-    return q * math.sqrt(steps) * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0)))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
+    return q * math.sqrt(steps) * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0)))
 
 
 def _auto_interval(q, sigma, steps):
     """A first guess for the grid spacing h: the O(T·h²) error of the bracket is kept near 10⁻⁴·ε."""
-    s = min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)  # per-step loss std
+    s = min(q * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0))), 1.0 / sigma)  # per-step loss std
     s = max(s, 1e-12)
     mu = s * math.sqrt(steps)
     eps_guess = max(mu * 4.0 + 0.5 * mu * mu, 1e-3)
@@ -1289,7 +1299,7 @@ def _check_dpsgd_cost(q, sigma, steps, interval):
     The composed loss has mean ≈ T·s²/2 and standard deviation ≈ √T·s (s the per-step loss
     standard deviation of :func:`_auto_interval`); the grid spans about mean + 40 standard deviations.
     """
-    s = min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)
+    s = min(q * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0))), 1.0 / sigma)
     width = steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
     _check_points(width / interval, f"steps = {steps:g} at interval = {interval:.3g}",
                   "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")
@@ -1367,8 +1377,8 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
     (1.828, 1.828, True)
     """
     q = float(check_probability(q, "q"))
-    sigma = float(check_positive(sigma, "sigma"))
-    steps = int(check_count(steps, "steps"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
     delta = float(check_delta(delta))
     rel_width = float(check_interval(rel_width, "rel_width", 1e-8, 1.0))
     tail_mass = _check_tail_mass(tail_mass)
@@ -1468,8 +1478,8 @@ def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAU
     True
     """
     q = float(check_probability(q, "q"))
-    sigma = float(check_positive(sigma, "sigma"))
-    steps = int(check_count(steps, "steps"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
     epsilon = float(check_nonnegative(epsilon, "epsilon"))
     tail_mass = _check_tail_mass(tail_mass)
     if q == 0.0:

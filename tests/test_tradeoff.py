@@ -290,7 +290,7 @@ def test_bad_input_raises_naming_the_parameter(call, name):
 
 
 def test_non_numeric_input_raises():
-    with pytest.raises(ValueError, match="alpha_type1"):
+    with pytest.raises(TypeError, match="alpha_type1"):
         tradeoff_gaussian("half", 1.0)
 
 

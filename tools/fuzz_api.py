@@ -183,7 +183,8 @@ def main(argv=None):
     opts = ap.parse_args(argv)
     LIMIT = opts.limit
     global TODO
-    TODO = todo = [(k, j) for k, j in jobs() if opts.only is None or opts.only in k[0]]
+    TODO = todo = [(k, j) for k, j in jobs() if opts.only is None or k[0] == opts.only
+                   or k[0].startswith(opts.only + ".")]
     counts = collections.Counter()
     defects = []
     ctx = mp.get_context("fork")
