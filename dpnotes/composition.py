@@ -522,6 +522,7 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
     >>> round(float(v / (4 * k / e**2 * np.log(2 / d) * np.log(2.5 * k / d))), 12)
     1.0
     """
+    check_choice(calibration, "calibration", ("classical", "exact"))
     k = float(check_count(k, "k"))
     eps = float(check_positive(epsilon, "epsilon"))
     d = float(check_delta(delta))

@@ -307,7 +307,10 @@ def _log_u_grid(bounds, n=400):
 
 
 def _check_bounds(bounds):
-    lo, hi = (float(b) for b in bounds)
+    b = check_array(bounds, "bounds")
+    if b.size != 2:
+        raise ValueError(f"bounds must be a pair (α_lo, α_hi) (got {b.size} values)")
+    lo, hi = float(b[0]), float(b[1])
     check_order(lo, "bounds[0]")
     check_order(hi, "bounds[1]")
     if not hi > lo:

@@ -12,7 +12,7 @@ import warnings
 from scipy import integrate, optimize
 from scipy.special import logsumexp
 
-from ._validation import check_order, check_real, scalar_or_array
+from ._validation import check_array, check_order, check_real, scalar_or_array
 
 __all__ = ["LogDensity", "renyi_divergence"]
 
@@ -81,7 +81,9 @@ def renyi_divergence(p, q, alpha, support=None, points=()):
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
     is_density = [callable(d) or hasattr(d, "logpdf") for d in (p, q)]
     if all(is_density):
-        lo, hi = (-np.inf, np.inf) if support is None else support
+        lo, hi = (-np.inf, np.inf) if support is None else _check_support(support)
+        if not (isinstance(points, (tuple, list)) and len(points) == 0):
+            points = check_array(points, "points")
         fn = np.vectorize(lambda a: _density_divergence(p, q, float(a), lo, hi, points), otypes=[float])
         return scalar_or_array(fn(alpha))
     if any(is_density):
@@ -89,6 +91,13 @@ def renyi_divergence(p, q, alpha, support=None, points=()):
     logp, logq = _check_pmfs(p, q)
     fn = np.vectorize(lambda a: _pmf_divergence(logp, logq, float(a)), otypes=[float])
     return scalar_or_array(fn(alpha))
+
+
+def _check_support(support):
+    s = check_array(support, "support", finite=False)
+    if s.size != 2 or not s[0] < s[1]:
+        raise ValueError(f"support must be an interval (lo, hi) with lo < hi (got {support!r:.60})")
+    return float(s[0]), float(s[1])
 
 
 def _check_pmfs(p, q):

@@ -58,6 +58,7 @@ from ._validation import (
     check_interval,
     check_noise_multiplier,
     check_nonnegative,
+    check_order,
     check_positive,
     check_probability,
     check_steps,
@@ -364,7 +365,7 @@ def _composed_rdp(q, sigma, steps, route, orders):
 
 
 def _orders(orders):
-    return DEFAULT_ORDERS if orders is None else np.asarray(orders, float)
+    return DEFAULT_ORDERS if orders is None else check_order(orders, "orders")
 
 
 def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
@@ -535,7 +536,11 @@ def dpsgd_epsilon_routes(q, sigma, steps, delta, orders=None, routes=None):
     >>> sorted(r, key=r.get, reverse=True)[-1]
     'rdp'
     """
-    routes = tuple(r for r in ROUTES if r != "pld") if routes is None else tuple(routes)
+    if routes is None:
+        routes = tuple(r for r in ROUTES if r != "pld")
+    elif isinstance(routes, str) or not isinstance(routes, (list, tuple)) or not routes:
+        raise TypeError(f"routes must be a non-empty list of route names from {ROUTES} (got {routes!r:.60})")
+    routes = tuple(check_choice(r, "routes", ROUTES) for r in routes)
     out = {}
     for r in routes:
         if route_applicable(q, sigma, r):

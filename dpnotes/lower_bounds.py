@@ -26,7 +26,7 @@ Used in: book/10-lower-bounds-and-open-questions
 import numpy as np
 import mpmath as mp
 
-from ._validation import check_choice, check_count, check_positive, check_work
+from ._validation import check_choice, check_count, check_int, check_positive, check_work
 
 __all__ = [
     "estimator_moments",
@@ -79,6 +79,7 @@ def estimator_moments(n, estimator="mean", epsilon=1.0):
     """
     n = int(check_count(n, "n", maximum=_MAX_N))
     _check_estimator(estimator)
+    check_positive(epsilon, "epsilon")
     k = np.arange(n + 1, dtype=float)
     m = k / n
     if estimator == "mean":
@@ -220,7 +221,7 @@ def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000
     s = int(check_count(samples, "samples", minimum=2))
     check_work(float(n + 1) * s, 1e9, f"n = {n} with samples = {s}", "use fewer samples or a smaller n")
     _check_estimator(estimator)
-    rng = np.random.default_rng(int(seed))
+    rng = np.random.default_rng(check_int(seed, "seed", maximum=2**63 - 1))
     p = rng.random(s)
     k = rng.binomial(n, p)
     m1, _ = estimator_moments(n, estimator, epsilon)

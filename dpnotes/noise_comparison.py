@@ -523,8 +523,9 @@ def best_noise_law(orders, variance=1.0, shift=1.0, laws=NOISE_LAWS):
     ['gaussian', 'logistic', 'laplace']
     """
     orders = check_order(orders, "orders", allow_one=True)
-    if isinstance(laws, str) or not all(isinstance(law, str) for law in np.atleast_1d(laws)):
-        raise TypeError(f"laws must be a sequence of law names from {NOISE_LAWS} (got {laws!r:.60})")
+    if isinstance(laws, str) or not isinstance(laws, (list, tuple)) or not laws:
+        raise TypeError(f"laws must be a non-empty list of law names from {NOISE_LAWS} (got {laws!r:.60})")
+    laws = [check_choice(law, "laws", NOISE_LAWS) for law in laws]
     table = np.array([shift_rdp_grid(law, orders, variance, shift) for law in laws])
     return [laws[i] for i in np.argmin(table, axis=0)]
 

@@ -1311,7 +1311,10 @@ def _choose_tilt(pld, steps, tilt, **target):
         if tilt != "auto":
             raise ValueError(f"tilt must be 'auto' or a number ≥ 0 (got {tilt!r})")
         return pld.chernoff_tilt(steps, **target)
-    return tilt
+    t = check_nonnegative(tilt, "tilt", allow_inf=False)
+    if t.ndim > 1 or t.ndim == 1 and t.size != len(pld.grids):
+        raise ValueError(f"tilt must be one number or one per grid ({len(pld.grids)}; got shape {t.shape})")
+    return t if t.ndim else float(t)
 
 
 class EpsilonBracket(tuple):

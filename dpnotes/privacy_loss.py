@@ -24,6 +24,7 @@ from scipy.special import erfcx, log_ndtr, ndtr
 
 from ._validation import (
     check_delta,
+    check_int,
     check_interval,
     check_nonnegative,
     check_pmf_pair,
@@ -792,6 +793,7 @@ def delta_expected_hinge(loss, epsilon, n_samples=None, seed=0):
     >>> abs(est - 0.126936737507) < 5 * se
     True
     """
+    seed = check_int(seed, "seed", maximum=2**63 - 1)
     _check_loss(loss)
     eps = _check_eps_scalar(epsilon)
 
@@ -808,7 +810,8 @@ def delta_expected_hinge(loss, epsilon, n_samples=None, seed=0):
                 total += _quad(lambda z: hinge(z) * loss.density(z), lo, hi)
             return total
         return loss.expect(hinge)
-    z = loss.sample(int(n_samples), seed)
+    n_samples = check_int(n_samples, "n_samples", minimum=1, maximum=10**8)
+    z = loss.sample(n_samples, seed)
     h = hinge(z)
     return float(h.mean()), float(h.std(ddof=1) / np.sqrt(h.size))
 

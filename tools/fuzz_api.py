@@ -162,13 +162,17 @@ def jobs():
             continue
         fn = getattr(importlib.import_module(module_name), name)
         bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound.apply_defaults()  # optional parameters are fuzzed too
+        for p in inspect.signature(fn).parameters.values():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                bound.arguments.pop(p.name, None)
         params = [p for p in inspect.signature(fn).parameters.values()
                   if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name in bound.arguments]
         for p in params:
             for group, table in (("invalid", INVALID), ("extreme", EXTREME)):
                 for label, bad in table.items():
-                    if label == "none" and p.default is None:
-                        continue  # None is this parameter's documented default
+                    if label == "none" and p.default is None or label == "empty" and p.default == ():
+                        continue  # None (or no entries) is this parameter's documented default
                     arguments = dict(bound.arguments)
                     arguments[p.name] = bad
                     yield (module_name, name, p.name, group, label), (module_name, name, [], arguments)

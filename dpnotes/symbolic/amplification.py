@@ -13,6 +13,8 @@ Used in: book/08-amplification-iteration, book/09-repeated-noise
 
 import sympy as sp
 
+from .._validation import check_count
+
 __all__ = [
     "derive_uniform_schedule_optimal",
     "derive_gaussian_convolution_bound",
@@ -49,6 +51,7 @@ def derive_uniform_schedule_optimal(n_check=5):
     >>> derive_uniform_schedule_optimal()[-1][1]
     1/m
     """
+    n_check = int(check_count(n_check, "n_check", maximum=50))
     n = sp.Symbol("m", positive=True, integer=True)
     lam = sp.Symbol("nu", real=True)  # the Lagrange multiplier
     i, j = sp.symbols("i j", integer=True, positive=True)
@@ -151,6 +154,7 @@ def derive_laplace_bound_asymptotic(order=3):
     >>> steps[2][1]  # α/(2mb²)
     alpha/(2*b**2*m)
     """
+    order = int(check_count(order, "order", minimum=2, maximum=8))
     alpha, lam, h, n = sp.symbols("alpha b h m", positive=True)
     mixture = (alpha / (2 * alpha - 1) * sp.exp((alpha - 1) * h / lam)
                + (alpha - 1) / (2 * alpha - 1) * sp.exp(-alpha * h / lam))
