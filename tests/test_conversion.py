@@ -251,3 +251,19 @@ def test_validation_errors():
         delta_from_rdp([2.0], [-0.1], 1.0)
     with pytest.raises(ValueError, match="rho"):
         epsilon_from_zcdp(-1.0, 1e-5)
+
+
+# ----------------------------------------------------------------------------- bad curves (regressions)
+
+
+@pytest.mark.parametrize("curve", [lambda a: float("nan"), lambda a: -1.0, lambda a: "a", lambda a: [1.0, 2.0]])
+def test_a_curve_returning_no_rdp_value_is_refused(curve):
+    # ε was ∞ for a NaN curve and δ was 0 for a negative one
+    with pytest.raises(ValueError, match="rdp_fn"):
+        epsilon_from_rdp_curve(curve, 1e-5)
+    with pytest.raises(ValueError, match="rdp_fn"):
+        delta_from_rdp_curve(curve, 1.0)
+    with pytest.raises(TypeError, match="rdp_fn"):
+        epsilon_from_rdp_curve("alpha / 2", 1e-5)
+    with pytest.raises(ValueError, match="bounds"):
+        epsilon_from_rdp_curve(lambda a: a / 2, 1e-5, bounds=(2.0,))

@@ -89,3 +89,37 @@ def test_s2_06_orders_next_to_one_are_continuous_with_kl():
             exact = mp.log(mp.fsum(x ** a * mp.mpf(0.25) ** (1 - a) for x in pp)) / (a - 1)
         assert renyi_divergence(p, q, alpha) == pytest.approx(float(exact), rel=1e-9)
     assert renyi_divergence(p, q, 1.0 + 2.0**-52) == pytest.approx(renyi_divergence(p, q, 1.0), rel=1e-12)
+
+
+# ----------------------------------------------------------------------------- regressions
+
+
+def test_max_divergence_of_a_gaussian_shift_is_infinite():
+    # sup_x log N(1,1)/N(0,1) = sup (x − ½) = ∞ (the grid maximum 81376.9 was returned)
+    assert renyi_divergence(stats.norm(1, 1), stats.norm(0, 1), np.inf) == np.inf
+    assert renyi_divergence(stats.norm(0, 2), stats.norm(0, 1), np.inf) == np.inf
+    assert renyi_divergence(stats.norm(0, 1), stats.norm(0, 2), np.inf) == pytest.approx(np.log(2), rel=1e-12)
+    # scipy's Laplace log-density underflows in the tails: those points are not trusted (was 1.0116)
+    assert renyi_divergence(stats.laplace(1, 1), stats.laplace(0, 1), np.inf) == pytest.approx(1.0, rel=1e-12)
+
+
+def test_scalar_only_densities_are_vectorised_and_bad_ones_refused():
+    import math
+
+    def gauss(m):
+        return lambda x: math.exp(-(x - m) ** 2 / 2) / math.sqrt(2 * math.pi)
+
+    assert renyi_divergence(gauss(1.0), gauss(0.0), 2.0) == pytest.approx(1.0, rel=1e-9)
+    with pytest.raises(ValueError, match="p must be a density"):
+        renyi_divergence(lambda x: -1.0, gauss(0.0), 2.0)
+    with pytest.raises(TypeError, match="q must be a density"):
+        renyi_divergence(gauss(0.0), lambda x: "a", 2.0)
+
+
+def test_orders_beyond_the_quadrature_grid_raise_instead_of_a_wrong_value():
+    # the integrand of N(1,1)‖N(0,1) at α = 10⁵ peaks at x ≈ α, beyond the grid (0.965 × the truth was returned)
+    assert renyi_divergence(stats.norm(1, 1), stats.norm(0, 1), 3e4) == pytest.approx(1.5e4, rel=1e-10)
+    with pytest.raises(ValueError, match="alpha"):
+        renyi_divergence(stats.norm(1, 1), stats.norm(0, 1), 1e5)
+    with pytest.raises(ValueError, match="alpha"):
+        renyi_divergence(stats.norm(1, 1), stats.norm(0, 1), 1e300)

@@ -75,3 +75,20 @@ def test_joint_dp_validation():
         joint_dp_epsilon(own_record_mechanism, 1)
     with pytest.raises(ValueError, match="delta"):
         joint_dp_epsilon(own_record_mechanism, 2, delta=1.0)
+
+
+def test_invalid_distributions_and_oversized_enumerations_are_refused():
+    with pytest.raises(ValueError, match="p_view"):
+        privacy_profile({0: 0.7, 1: 0.7}, {0: 0.5, 1: 0.5}, 0.0)
+    with pytest.raises(ValueError, match="q_view"):
+        privacy_profile({0: 1.0}, {0: -0.5, 1: 1.5}, 0.0)
+    with pytest.raises(TypeError, match="p_view"):
+        privacy_profile([0.5, 0.5], {0: 1.0}, 0.0)
+    with pytest.raises(ValueError, match="mechanism"):
+        joint_dp_epsilon(lambda x: {((0,), (0,)): 0.5}, 2)  # its outputs sum to 0.5
+    with pytest.raises(TypeError, match="mechanism"):
+        joint_dp_epsilon("own record", 2)
+    with pytest.raises(ValueError, match="n_agents"):
+        joint_dp_epsilon(own_record_mechanism, 40)  # 2⁴⁰·40 neighbouring pairs
+    with pytest.raises(ValueError, match="records"):
+        own_record_mechanism((0, -1))

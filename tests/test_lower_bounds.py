@@ -106,3 +106,17 @@ def test_lower_bounds_validation():
         estimator_moments(3, "dp-mean", 0.0)
     with pytest.raises(ValueError, match="form"):
         fingerprinting_minimum(3, "other")
+
+
+def test_fingerprinting_terms_leave_the_process_precision_alone():
+    import mpmath
+
+    before = mpmath.mp.dps
+    with mpmath.workdps(50):
+        fingerprinting_terms(5, "mean", dps=60)
+        assert mpmath.mp.dps == 50
+    assert mpmath.mp.dps == before
+    with pytest.raises(ValueError, match="n"):
+        fingerprinting_terms(10**6, "mean")
+    with pytest.raises(ValueError, match="dps"):
+        fingerprinting_terms(5, "mean", dps=5)

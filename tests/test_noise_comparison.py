@@ -17,6 +17,7 @@ from dpnotes.noise_comparison import (
     shift_rdp,
     shift_rdp_grid,
 )
+from dpnotes.noise_comparison import _fisher_information  # the small-shift constant, checked by mpmath below
 from dpnotes.rdp import rdp_gaussian, rdp_laplace
 
 SCIPY = {
@@ -183,3 +184,42 @@ def test_s4_18_small_shifts_obey_cramer_rao():
 def test_s4_18_smoothed_lattice_rejects_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
         kl_smoothed_lattice_shift(*args)
+
+
+# ----------------------------------------------------------------------------- extreme variances (regressions)
+
+
+def test_extreme_variances_give_non_negative_divergences_or_a_named_error():
+    # D_α depends on Δ/√v only; at Δ/√v = 1e-150 the Laplace value is α·t²·(2)/2 = 2e-300 (−333.7 was returned)
+    assert shift_rdp("laplace", 2.0, variance=1e300) == pytest.approx(2e-300, rel=1e-6)
+    for law in NOISE_LAWS:
+        assert shift_rdp(law, 2.0, variance=1e300) >= 0.0
+        if law in ("gaussian", "laplace", "logistic", "sech"):
+            assert max_divergence(law, variance=1e-300) >= 0.0  # closed forms at any scale
+    with pytest.raises(ValueError, match="shift/√variance"):
+        max_divergence("mixture", variance=1e-300)  # was −1.4e150
+    with pytest.raises(ValueError, match="shift/√variance"):
+        shift_rdp("student-t3", 2.0, variance=1e-300)
+
+
+@pytest.mark.parametrize("law", ["logistic", "sech", "student-t3", "student-t5", "mixture"])
+def test_small_shift_expansion_joins_the_quadrature(law):
+    # below t = 1e-5 the expansion α·I·t²/2 is used: it must agree with the quadrature just above
+    t = 2e-5
+    quad = shift_rdp(law, 3.0, shift=t)
+    expansion = 3.0 * _fisher_information(law) * t * t / 2
+    assert expansion == pytest.approx(quad, rel=1e-4)
+    assert shift_rdp_grid(law, [3.0], variance=1e18)[0] >= 0.0
+
+
+def test_fisher_information_of_the_mixture_by_mpmath():
+    import mpmath as mp
+
+    b = mp.sqrt(0.5)
+
+    def density(x):
+        return (mp.npdf(x) + mp.exp(-abs(x) / b) / (2 * b)) / 2
+
+    with mp.workdps(30):
+        info = 2 * mp.quad(lambda x: mp.diff(density, x) ** 2 / density(x), [0, 1, 5, 40])
+    assert _fisher_information("mixture") == pytest.approx(float(info), rel=1e-9)

@@ -410,3 +410,60 @@ def test_against_dp_accounting(q, sigma, T, delta):
 @pytest.mark.parametrize("q,sigma,T,delta", SLOW_GRID)
 def test_against_dp_accounting_slow(q, sigma, T, delta):
     _compare(q, sigma, T, delta)
+
+
+# ----------------------------------------------------------------------------- bad input and bounded work
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dpsgd_epsilon_bracket(0.01, 1.0, 100, 1e-5, tail_mass=1.0),  # returned (0.895, ∞)
+    lambda: dpsgd_delta_pld(0.01, 1.0, 100, 1.0, tail_mass=1.5),  # returned 0.954
+    lambda: pld_laplace(1.0, tail_mass=-1.0),
+    lambda: pld_laplace(1.0, tail_mass=float("nan")),
+    lambda: pld_gaussian(1.0, tail_mass=0.0),
+])
+def test_tail_mass_outside_its_range_is_refused(call):
+    with pytest.raises(ValueError, match="tail_mass"):
+        call()
+    with pytest.raises(TypeError, match="tail_mass"):
+        pld_laplace(1.0, tail_mass="x")
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: dpsgd_epsilon_bracket(0.01, 1.0, 1e300, 1e-5), "steps"),
+    (lambda: dpsgd_epsilon_bracket(0.01, 1.0, 100, 1e-5, rel_width=1e-300), "rel_width"),
+    (lambda: pld_gaussian(1.0, interval=1e-300), "interval"),
+    (lambda: pld_laplace(1e-300), "scale"),
+    (lambda: pld_subsampled_gaussian(0.1, 1e-300), "sigma"),
+    (lambda: pld_from_probabilities([0.5, 0.5, 0.0], [0.25, 0.25, 0.5], interval=1e-300), "interval"),
+])
+def test_work_beyond_the_limit_is_refused_before_it_starts(call, name):
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=name):
+        call()
+    assert time.perf_counter() - start < 2.0
+
+
+def test_a_bracket_that_misses_its_width_says_so():
+    with pytest.warns(RuntimeWarning, match="above rel_width"):
+        bracket = dpsgd_epsilon_bracket(0.5, 0.5, 10, 1e-15, rel_width=1e-4)
+    assert not bracket.width_met and bracket.lower <= bracket.upper
+    assert dpsgd_epsilon_bracket(0.0, 1.0, 10, 1e-5).width_met
+    import pickle
+
+    again = pickle.loads(pickle.dumps(bracket))
+    assert tuple(again) == tuple(bracket) and again.width_met is False
+
+
+def test_gaussian_delta_at_infinite_epsilon_and_tiny_mu():
+    from dpnotes.pld import gaussian_delta_exact
+    from dpnotes.privacy_loss import delta_gaussian
+
+    assert gaussian_delta_exact(np.inf, 1.0) == 0.0 == delta_gaussian(np.inf, 1.0)  # was NaN
+    assert gaussian_delta_exact(-np.inf, 1.0) == 1.0
+    assert gaussian_delta_exact(1e300, 1.0) == 0.0
+    assert gaussian_delta_exact(0.5, 1e-300) == 0.0
+    # at ε = 0, δ = Φ(μ/2) − Φ(−μ/2) ≈ μ·φ(0) for small μ
+    assert gaussian_delta_exact(0.0, 1e-8) == pytest.approx(1e-8 / math.sqrt(2 * math.pi), rel=1e-6)

@@ -1,6 +1,7 @@
 """Privacy-loss variables and exact privacy curves: each δ by several independent routes."""
 
 import itertools
+import math
 
 import mpmath as mp
 import numpy as np
@@ -233,3 +234,36 @@ def test_validation_errors():
         delta_randomized_response(1.0, 1.0)
     with pytest.raises(ValueError, match="sigma"):
         privacy_loss_gaussian(0.0)
+
+
+# ----------------------------------------------------------------------------- extreme inputs (regressions)
+
+
+def test_randomized_response_delta_and_epsilon_at_tiny_p():
+    from dpnotes.privacy_loss import delta_randomized_response, epsilon_randomized_response
+
+    # δ(100) = max(0, (1 − p) − e^100·p) = 0 at p = 1e-20 (it returned 1)
+    assert delta_randomized_response(100.0, 1e-20) == 0.0
+    assert delta_randomized_response(40.0, 1e-20) == pytest.approx(1 - math.exp(40) * 1e-20, rel=1e-12)
+    # ε(δ) = log((1 − p − δ)/p), finite on the whole grid (it was ∞ at 2,840 of 3,980 points)
+    d, p = np.logspace(-15, -0.31, 60)[:, None], np.logspace(-300, -0.31, 66)[None, :]
+    eps = epsilon_randomized_response(d, p)
+    assert np.all(np.isfinite(eps)) and np.all(eps >= 0)
+    with mp.workdps(40):
+        for dd, pp in [(1e-10, 1e-20), (1e-3, 1e-300), (0.1, 0.3)]:
+            exact = max(0.0, float(mp.log((1 - mp.mpf(pp) - mp.mpf(dd)) / mp.mpf(pp))))
+            assert epsilon_randomized_response(dd, pp) == pytest.approx(exact, rel=1e-13)
+
+
+def test_gaussian_epsilon_names_mu_beyond_the_float_range_and_losses_refuse_bad_objects():
+    from dpnotes.privacy_loss import delta_tail_difference, epsilon_gaussian, privacy_loss_gaussian
+
+    with pytest.raises(ValueError, match="mu"):
+        epsilon_gaussian(1e-5, 1e300)  # was OverflowError
+    with pytest.raises(TypeError, match="loss"):
+        delta_tail_difference(0.5, 1.0)
+    with pytest.raises(ValueError, match="sigma"):
+        privacy_loss_gaussian(1e-300)
+    # e^ε overflows past ε ≈ 709, the product e^ε·P[−Z' > ε] does not: δ = 0 there, not NaN
+    assert delta_tail_difference(privacy_loss_gaussian(1.0), 1e300) == 0.0
+    assert delta_tail_difference(privacy_loss_laplace(1.0), 1000.0) == 0.0

@@ -160,3 +160,24 @@ def test_laplace_small_shift_is_relatively_accurate(alpha, scale, sens):
         a, t = mp.mpf(alpha), mp.mpf(sens) / mp.mpf(scale)
         exact = mp.log(a / (2 * a - 1) * mp.exp((a - 1) * t) + (a - 1) / (2 * a - 1) * mp.exp(-a * t)) / (a - 1)
         assert rdp_laplace(alpha, scale, sens) == pytest.approx(float(exact), rel=1e-12)
+
+
+# ----------------------------------------------------------------------------- extreme p (regressions)
+
+
+def _rr_mpmath(alpha, p):
+    """D_α((p, 1−p) ‖ (1−p, p)) at 60 digits, from the definition."""
+    with mp.workdps(60):
+        p = mp.mpf(p)
+        if alpha == 1.0:
+            return float(p * mp.log(p / (1 - p)) + (1 - p) * mp.log((1 - p) / p))
+        a = mp.mpf(alpha)
+        return float(mp.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1))
+
+
+@pytest.mark.parametrize("alpha, p", [(2.0, 1e-20), (2.0, 1e-16), (1.0, 1e-20), (1.5, 1e-300), (50.0, 1e-100),
+                                      (1.000001, 1e-12)])
+def test_randomized_response_at_tiny_p_matches_mpmath(alpha, p):
+    # p = 1e-20 gave ∞ and p = 1e-16 gave 36.737 (true 36.841): 1 − p rounds to 1
+    assert rdp_randomized_response(alpha, p) == pytest.approx(_rr_mpmath(alpha, p), rel=1e-13)
+    assert rdp_randomized_response(alpha, 1 - 1e-12) == pytest.approx(_rr_mpmath(alpha, 1e-12), rel=1e-3)

@@ -415,3 +415,26 @@ def test_s4_12_random_search_finds_counterexamples_often():
     hyp = (d2(p1, q1) <= d2(m1, n1)) & (d2(p2, q2) <= d2(m2, n2))
     concl = d2((p1 + p2) / 2, (q1 + q2) / 2) <= d2((m1 + m2) / 2, (n1 + n2) / 2)
     assert np.sum(hyp & ~concl) > 0.01 * np.sum(hyp)
+
+
+# ----------------------------------------------------------------------------- extreme σ and α (regressions)
+
+
+def test_extreme_noise_gives_the_limits_of_the_subsampled_gaussian():
+    # σ = 1e300 raised OverflowError: the first order αq²/(2σ²) underflows to 0 (exact is 1.25e-601)
+    assert rdp_subsampled_gaussian(2.0, 0.5, 1e300) == 0.0
+    # just inside and just outside σ = 1e150 the two routes agree: αq²/(2σ²)
+    for s in (1e149, 1e151):
+        assert rdp_subsampled_gaussian(2.0, 0.5, s) == pytest.approx(2.0 * 0.25 / (2 * s * s), rel=1e-12)
+    # σ → 0: log A = α(α−1)/(2σ²) + α log q, i.e. ε = α/(2σ²) + α log q/(α − 1)
+    for s in (1e-99, 1e-101):
+        assert rdp_subsampled_gaussian(3.0, 0.5, s) == pytest.approx(3 / (2 * s * s) + 1.5 * math.log(0.5),
+                                                                     rel=1e-14)
+    with pytest.raises(ValueError, match="sigma"):
+        rdp_subsampled_gaussian(2.0, 0.5, 1e-300)  # ε ≈ 1e600 is beyond the floating-point range
+    # α = 1e300 gave NaN: the last binomial term dominates
+    assert rdp_subsampled_gaussian(1e300, 0.5, 1.0) == pytest.approx(5e299, rel=1e-14)
+    with pytest.raises(ValueError, match="alpha"):
+        rdp_subsampled_gaussian(1e20, 0.5, 1e10)
+    assert rdp_subsampled_gaussian_reverse(2.0, 0.3, 1e-101) == pytest.approx(-math.log(0.7), rel=1e-15)
+    assert rdp_subsampled_gaussian_reverse(2.0, 1.0, 1e-101) == pytest.approx(1e202, rel=1e-14)
