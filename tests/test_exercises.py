@@ -374,3 +374,27 @@ def test_no_exercise_answer_is_printed_by_a_worked_cell_on_its_page(key):
     printed = _worked_output_numbers(spec.chapter)
     assert not [x for x in printed if abs(x - abs(value)) <= 5e-4 * abs(value)], \
         f"{key}: the answer {value:.6g} is printed by a worked cell of {spec.chapter}"
+
+
+# ----------------------------------------------------------------------------- what each chapter offers
+
+
+def test_every_chapter_has_six_exercises_and_every_checked_kind():
+    for module in CHAPTER_MODULES:
+        kinds = [spec.kind for spec in module.EXERCISES]
+        assert len(kinds) >= 6, f"{module.CHAPTER}: {len(kinds)} exercises"
+        missing = {"numeric", "symbolic", "code", "explore"} - set(kinds)
+        assert not missing, f"{module.CHAPTER} has no {sorted(missing)} exercise"
+
+
+def test_every_exercise_title_shows_its_difficulty():
+    titles = {}
+    for nb in BOOK.glob("*.ipynb"):
+        for cell in json.loads(nb.read_text())["cells"]:
+            src = "".join(cell["source"])
+            for title, key in re.findall(r"```\{exercise\} ([^\n]+)\n:label: ex-([\w-]+)", src):
+                titles[key] = title
+    assert set(titles) == set(REGISTRY)
+    for key, title in titles.items():
+        stars = re.search(r"(★+)\s*$", title)
+        assert stars and len(stars.group(1)) == REGISTRY[key].stars, f"{key}: {title!r}"
