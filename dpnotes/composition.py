@@ -27,7 +27,7 @@ from ._validation import (
     check_positive,
     scalar_or_array,
 )
-from .privacy_loss import _log_delta_gaussian
+from .privacy_loss import log_delta_gaussian
 
 __all__ = [
     "epsilon_delta_basic_composition",
@@ -412,7 +412,7 @@ def gaussian_sigma_exact(epsilon, delta, sensitivity=1.0):
     eps = float(check_nonnegative(epsilon, "epsilon"))
     target = np.log(float(check_delta(delta)))
     d = float(check_positive(sensitivity, "sensitivity"))
-    f = lambda lm: float(_log_delta_gaussian(eps, np.exp(lm))) - target  # noqa: E731
+    f = lambda lm: float(log_delta_gaussian(eps, np.exp(lm))) - target  # noqa: E731
     lo, hi = -1.0, 1.0
     while f(lo) > 0:
         lo -= 2.0

@@ -67,7 +67,7 @@ from .composition import epsilon_advanced_composition
 from .conversion import OrderGridWarning, delta_from_rdp, epsilon_from_rdp
 from .orders import DEFAULT_ORDERS
 from .privacy_loss import epsilon_gaussian
-from .subsampling import _log_a, rdp_subsampled_gaussian
+from .subsampling import log_moment_subsampled_gaussian, rdp_subsampled_gaussian
 
 __all__ = [
     "ROUTES",
@@ -236,7 +236,7 @@ def _route3_log_c(q, sigma):
         if r >= 1.0:  # q' = c₁/σ' = 1: the plain Gaussian, G_α = exp(α(α − 1)/(2σ'²))
             log_g = lam[ok] * (lam[ok] - 1.0) / (2.0 * sp * sp)
         else:
-            log_g = _log_a(lam[ok], r, sp)
+            log_g = log_moment_subsampled_gaussian(lam[ok], r, sp)
         best[ok] = np.maximum(best[ok], log_g)
     best.setflags(write=False)
     return best

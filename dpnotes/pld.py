@@ -108,6 +108,7 @@ __all__ = [
     "dpsgd_epsilon_pld",
     "dpsgd_epsilon_bracket",
     "dpsgd_clt_mu",
+    "dpsgd_grid_interval",
     "EpsilonBracket",
 ]
 
@@ -1283,8 +1284,37 @@ def dpsgd_clt_mu(q, sigma, steps):
     return q * math.sqrt(steps) * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0)))
 
 
-def _auto_interval(q, sigma, steps):
-    """A first guess for the grid spacing h: the O(T·h²) error of the bracket is kept near 10⁻⁴·ε."""
+def dpsgd_grid_interval(q, sigma, steps):
+    r"""The grid spacing h the DP-SGD PLD routes start from: the O(T·h²) error of the bracket near 10⁻⁴·ε.
+
+    .. math:: h = \min\Big(\sqrt{5\cdot 10^{-5}\,\hat\varepsilon/T},\ s/4,\ 0.05\Big),\quad
+              s = \min\big(q\sqrt{e^{1/\sigma^2} - 1},\ 1/\sigma\big),\quad
+              \hat\varepsilon = \max(4\mu + \mu^2/2,\ 10^{-3}),\ \mu = s\sqrt T
+
+    (s the standard deviation of one step's privacy loss, ε̂ a rough guess of ε).
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ in :data:`dpnotes._validation.SIGMA_RANGE`
+    steps : int, T ≥ 1
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Koskela et al. (2020); Gopi, Lee & Wutschitz (2021) (the grid error is quadratic in h).
+
+    Examples
+    --------
+    >>> round(dpsgd_grid_interval(0.01, 1.0, 1000), 6)
+    0.000295
+    """
+    q = float(check_probability(q, "q"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
     s = min(q * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0))), 1.0 / sigma)  # per-step loss std
     s = max(s, 1e-12)
     mu = s * math.sqrt(steps)
@@ -1297,7 +1327,7 @@ def _check_dpsgd_cost(q, sigma, steps, interval):
     """Refuse before any work a DP-SGD composition whose grid would exceed :data:`_MAX_POINTS` points.
 
     The composed loss has mean ≈ T·s²/2 and standard deviation ≈ √T·s (s the per-step loss
-    standard deviation of :func:`_auto_interval`); the grid spans about mean + 40 standard deviations.
+    standard deviation of :func:`dpsgd_grid_interval`); the grid spans about mean + 40 standard deviations.
     """
     s = min(q * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0))), 1.0 / sigma)
     width = steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
@@ -1391,7 +1421,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
     if q == 0.0:
         return EpsilonBracket(0.0, 0.0, True)
     auto = interval is None
-    d = _auto_interval(q, sigma, steps) if auto else float(check_positive(interval, "interval"))
+    d = dpsgd_grid_interval(q, sigma, steps) if auto else float(check_positive(interval, "interval"))
     _check_dpsgd_cost(q, sigma, steps, d)
     for attempt in range(max_refinements + 1):
         up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
@@ -1487,7 +1517,7 @@ def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAU
     tail_mass = _check_tail_mass(tail_mass)
     if q == 0.0:
         return 0.0
-    d = _auto_interval(q, sigma, steps) if interval is None else float(check_positive(interval, "interval"))
+    d = dpsgd_grid_interval(q, sigma, steps) if interval is None else float(check_positive(interval, "interval"))
     _check_dpsgd_cost(q, sigma, steps, d)
     up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
     lam = _choose_tilt(up, steps, tilt, epsilon=epsilon)

@@ -45,6 +45,7 @@ __all__ = [
     "delta_tail_integral",
     "delta_tail_bound",
     "delta_gaussian",
+    "log_delta_gaussian",
     "epsilon_gaussian",
     "delta_laplace",
     "epsilon_laplace",
@@ -84,6 +85,37 @@ def _log_delta_gaussian(eps, mu):
     out = np.where(live, val, out)
     # μ = 0: identical laws, δ(ε) = max(0, 1 − e^ε) = 0 for ε ≥ 0 (already −inf).
     return out
+
+
+def log_delta_gaussian(epsilon, mu):
+    r"""log δ(ε) of the Gaussian mechanism with μ = Δ/σ, accurate where δ underflows.
+
+    .. math:: \log\delta(\varepsilon) = \log\Big(\Phi\big(\tfrac{\mu}{2} - \tfrac{\varepsilon}{\mu}\big)
+              - e^{\varepsilon}\,\Phi\big(-\tfrac{\mu}{2} - \tfrac{\varepsilon}{\mu}\big)\Big)
+
+    Parameters
+    ----------
+    epsilon : float or array, ε ≥ 0
+    mu : float or array, μ ≥ 0
+
+    Returns
+    -------
+    float or ndarray (−∞ where δ = 0)
+
+    References
+    ----------
+    Balle & Wang (2018), Theorem 8.
+
+    Examples
+    --------
+    >>> round(log_delta_gaussian(1.0, 1.0), 10) == round(float(np.log(delta_gaussian(1.0, 1.0))), 10)
+    True
+    >>> bool(log_delta_gaussian(2000.0, 1.0) < -1e5)  # δ itself underflows to 0
+    True
+    """
+    eps = check_nonnegative(epsilon, "epsilon", allow_inf=True)
+    mu = check_nonnegative(mu, "mu")
+    return scalar_or_array(_log_delta_gaussian(eps, mu))
 
 
 def delta_gaussian(epsilon, mu):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..conversion import delta_from_rdp
 from ..orders import DEFAULT_ORDERS
-from ..pld import _auto_interval, dpsgd_clt_mu, gaussian_delta_exact, pld_subsampled_gaussian
+from ..pld import dpsgd_clt_mu, dpsgd_grid_interval, gaussian_delta_exact, pld_subsampled_gaussian
 from ..subsampling import rdp_subsampled_gaussian
 from ..widgets import Figure, Slider, Trace
 
@@ -33,7 +33,7 @@ _ORDERS = np.asarray(DEFAULT_ORDERS, dtype=float)
 
 def figure_interval(q, sigma, steps):
     """The coarse grid spacing of the figures: 4× the automatic one (bracket ≈ 16× wider)."""
-    return 4.0 * _auto_interval(q, sigma, steps)
+    return 4.0 * dpsgd_grid_interval(q, sigma, steps)
 
 
 @lru_cache(maxsize=256)

@@ -1,0 +1,88 @@
+"""The package's layers: every import goes down (or sideways), never up; the flat namespace
+re-exports exactly the math modules' ``__all__``; no private name crosses a package boundary.
+
+Layers, bottom to top (README, "Module map"):
+
+0. foundations: argument checks, log-space helpers, the order grid, data files
+1. the mathematics: one module per topic (no plotting), and the flat namespace ``dpnotes``
+2. widgets: slider specs and the static/live renderers
+3. figures: the book's figures, built from the mathematics and the widgets
+4. exercise kinds and the claims registry
+5. the chapters' exercises
+6. the notebooks' entry point ``dpnotes.exercises``
+"""
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import dpnotes
+
+ROOT = Path(__file__).resolve().parents[1] / "dpnotes"
+
+LAYERS = {
+    "_validation": 0, "_logspace": 0, "orders": 0, "data": 0,
+    "dpnotes": 1, "divergence": 1, "rdp": 1, "composition": 1, "conversion": 1, "privacy_loss": 1, "tradeoff": 1,
+    "properties": 1, "subsampling": 1, "convolution": 1, "amplification": 1, "iteration": 1, "learning": 1,
+    "lower_bounds": 1, "joint_dp": 1, "noise_comparison": 1, "pld": 1, "dpsgd": 1, "dpsgd_training": 1,
+    "symbolic": 1, "published": 1,
+    "widgets": 2,
+    "figures": 3,
+    "exercise_kinds": 4, "claims": 4,
+    "chapter_exercises": 5,
+    "exercises": 6,
+}
+MATH = [name for name, layer in LAYERS.items() if layer == 1 and name not in ("dpnotes", "symbolic")] + ["orders"]
+
+
+def _top(module):
+    """The first component under dpnotes ("dpnotes" for the package itself)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "dpnotes"
+
+
+def _imports():
+    """(importing module, imported module, imported names) for every import in the package, nested ones too."""
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT.parent).with_suffix("")
+        module = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        package = module if rel.name == "__init__" else module.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                if target.startswith("dpnotes"):
+                    yield module, target, [a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("dpnotes"):
+                        yield module, alias.name, []
+
+
+def test_every_module_has_a_layer():
+    tops = {_top(m) for m, _, _ in _imports()} | {_top(t) for _, t, _ in _imports()}
+    assert tops <= set(LAYERS), sorted(tops - set(LAYERS))
+
+
+def test_no_import_goes_up_a_layer():
+    up = [f"{m} (layer {LAYERS[_top(m)]}) imports {t} (layer {LAYERS[_top(t)]})"
+          for m, t, _ in _imports() if LAYERS[_top(t)] > LAYERS[_top(m)]]
+    assert not up, "\n".join(up)
+
+
+def test_the_flat_namespace_re_exports_exactly_the_math_modules():
+    expected = [n for name in MATH for n in importlib.import_module(f"dpnotes.{name}").__dict__.get("__all__", [])]
+    assert sorted(dpnotes.__all__) == sorted(expected) and len(set(expected)) == len(expected)
+    for name in dpnotes.__all__:
+        assert getattr(dpnotes, name) is not None
+
+
+def test_no_private_name_crosses_a_package_boundary():
+    crossing = [f"{m} imports {t}.{n}" for m, t, names in _imports() for n in names
+                if n.startswith("_") and _top(m) != _top(t) and not n.startswith("__")]
+    assert not crossing, "\n".join(crossing)
