@@ -260,7 +260,7 @@ def rdp_composition(rdp_curves, counts=1):
 
     Parameters
     ----------
-    rdp_curves : array of shape (J, n_orders) (or (n_orders,) for one mechanism),
+    rdp_curves : array of shape (J, n_orders) (or (n_orders,) for one mechanism, or one number),
         the RDP curves ε_j(α) ≥ 0 on a common grid of orders
     counts : int or array of length J, how many times T_j each mechanism runs
 
@@ -277,7 +277,7 @@ def rdp_composition(rdp_curves, counts=1):
     >>> rdp_composition([[1.0, 2.0], [0.5, 0.5]], counts=[2, 4])
     array([4., 6.])
     """
-    r = check_array(rdp_curves, "rdp_curves", ndim=(1, 2), finite=False)
+    r = check_array(rdp_curves, "rdp_curves", ndim=(0, 1, 2), finite=False)
     r = np.atleast_2d(check_nonnegative(r, "rdp_curves", allow_inf=True))
     n = check_count(counts, "counts", minimum=0)
     if n.ndim > 1 or n.ndim == 1 and n.size not in (1, r.shape[0]):
