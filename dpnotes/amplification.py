@@ -26,7 +26,17 @@ Used in: book/08-amplification-iteration, book/09-repeated-noise
 import numpy as np
 from scipy import optimize
 
-from ._validation import check_count, check_nonnegative, check_order, check_positive, scalar_or_array
+from ._validation import (
+    check_array,
+    check_choice,
+    check_count,
+    check_int,
+    check_nonnegative,
+    check_order,
+    check_positive,
+    check_real,
+    scalar_or_array,
+)
 from .rdp import rdp_gaussian, rdp_laplace
 
 __all__ = [
@@ -44,9 +54,7 @@ def _shift_divergence(alpha, shift, noise, scale):
     """D_α(ζ + shift ‖ ζ) for centred Gaussian (σ = scale) or Laplace (b = scale) ζ."""
     if noise == "gaussian":
         return rdp_gaussian(alpha, scale, shift)
-    if noise == "laplace":
-        return rdp_laplace(alpha, scale, shift)
-    raise ValueError(f"noise must be one of {_NOISES} (got {noise!r})")
+    return rdp_laplace(alpha, scale, shift)
 
 
 def renyi_shift_sup(alpha, a, noise="gaussian", scale=1.0):
@@ -89,6 +97,7 @@ def renyi_shift_sup(alpha, a, noise="gaussian", scale=1.0):
     >>> round(renyi_shift_sup(np.inf, 0.5, "laplace", 1.0), 12)  # a/b
     0.5
     """
+    check_choice(noise, "noise", _NOISES)
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
     a = check_nonnegative(a, "a")
     scale = check_positive(scale, "scale")
@@ -142,10 +151,9 @@ def shifted_renyi_location(alpha, x, z, noise="gaussian", scale=1.0):
     >>> shifted_renyi_location(2.0, -0.3, 0.5, "laplace", 1.0)
     0.0
     """
+    check_choice(noise, "noise", _NOISES)
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
-    x = np.asarray(x, dtype=float)
-    if np.any(~np.isfinite(x)):
-        raise ValueError("x must be finite")
+    x = check_real(x, "x", allow_inf=False)
     z = check_nonnegative(z, "z")
     scale = check_positive(scale, "scale")
     return scalar_or_array(_shift_divergence(alpha, np.maximum(np.abs(x) - z, 0.0), noise, scale))
@@ -171,9 +179,7 @@ def shift_increments(schedule):
     >>> shift_increments([1.0, 0.75, 0.5, 0.25]).tolist()  # seed 001's uniform schedule, m = 4
     [0.25, 0.25, 0.25, 0.25]
     """
-    a = np.asarray(schedule, dtype=float)
-    if a.ndim != 1 or a.size == 0:
-        raise ValueError("schedule must be a non-empty 1-D sequence")
+    a = check_array(schedule, "schedule")
     check_nonnegative(a, "schedule")
     if np.any(np.diff(a) > 0):
         raise ValueError("schedule must be non-increasing (a_0 ≥ a_1 ≥ … ≥ a_{m−1} ≥ 0)")
@@ -225,10 +231,9 @@ def shift_reduction_bound(alpha, increments, noise="gaussian", scale=1.0):
     >>> round(shift_reduction_bound(2.0, [1.0, 0.0], "gaussian", 1.0), 12)  # no amplification
     1.0
     """
+    check_choice(noise, "noise", _NOISES)
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
-    d = np.asarray(increments, dtype=float)
-    if d.ndim != 1 or d.size == 0:
-        raise ValueError("increments must be a non-empty 1-D sequence")
+    d = check_array(increments, "increments")
     d = check_nonnegative(d, "increments")
     scale = float(check_positive(scale, "scale"))
     terms = _shift_divergence(np.asarray(alpha)[..., None], d, noise, scale)
@@ -269,11 +274,11 @@ def optimal_shift_increments(alpha, n, noise="gaussian", scale=1.0, seed=0):
     >>> bool(np.allclose(d, 0.25, atol=1e-4))
     True
     """
+    check_choice(noise, "noise", _NOISES)
+    seed = check_int(seed, "seed", maximum=2**63 - 1)
     alpha = float(check_order(alpha))
-    n = int(check_count(n, "n"))
+    n = int(check_count(n, "n", maximum=1000))  # SLSQP over n increments: n ≤ 1000
     scale = float(check_positive(scale, "scale"))
-    if noise not in _NOISES:
-        raise ValueError(f"noise must be one of {_NOISES} (got {noise!r})")
     if n == 1:
         return np.ones(1), float(_shift_divergence(alpha, 1.0, noise, scale))
     x0 = np.random.default_rng(seed).dirichlet(np.ones(n))

@@ -13,9 +13,63 @@ Used in: book/06-dpsgd
 import numpy as np
 from scipy.special import expit
 
-from ._validation import check_count, check_interval, check_nonnegative, check_positive
+from ._validation import (
+    check_array,
+    check_count,
+    check_int,
+    check_interval,
+    check_nonnegative,
+    check_positive,
+    check_real,
+    check_work,
+)
 
 __all__ = ["clip_rows", "logistic_gradients", "dp_sgd"]
+
+
+_MAX_WORK = 1e10  # the most per-record gradient entries (steps · n · d) one run may compute
+
+
+def _as_rows(g, name, promote=False):
+    """A 2-D float array of rows (with ``promote``, a 1-D array is one row); it may have no rows (an empty batch)."""
+    if g is None or isinstance(g, (str, bytes)):
+        raise TypeError(f"{name} must be an array of real rows (got {type(g).__name__})")
+    try:
+        arr = np.asarray(g, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be an array of real rows ({err})") from err
+    arr = np.atleast_2d(arr) if promote and arr.ndim < 2 else arr
+    if arr.ndim != 2 or arr.shape[1] == 0:
+        raise ValueError(f"{name} must be two-dimensional, one record per row, with at least one column "
+                         f"(got shape {arr.shape})")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite")
+    return arr
+
+
+def _as_records(x, y):
+    """x (n, d) finite and y (n,) finite, n ≥ 0 (a batch may be empty), of matching lengths."""
+    x = _as_rows(x, "x", promote=True)
+    if y is None or isinstance(y, (str, bytes)):
+        raise TypeError(f"y must be an array of real labels (got {type(y).__name__})")
+    try:
+        y = np.asarray(y, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"y must be an array of real labels ({err})") from err
+    if y.ndim != 1 or y.shape[0] != x.shape[0]:
+        raise ValueError(f"x and y must have the same number of records: y must be 1-D of length {x.shape[0]} "
+                         f"(got shape {y.shape})")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise ValueError("x and y must be finite")
+    return x, y
+
+
+def _as_theta(theta, d, name="theta"):
+    """A finite parameter vector of length d."""
+    t = check_real(theta, name, allow_inf=False)
+    if t.shape != (d,):
+        raise ValueError(f"{name} must have shape ({d},), one entry per column of x (got {t.shape})")
+    return t
 
 
 def clip_rows(g, clip):
@@ -52,9 +106,7 @@ def clip_rows(g, clip):
            [0.3, 0.4]])
     """
     c = float(check_positive(clip, "clip"))
-    g = np.asarray(g, dtype=float)
-    if g.ndim != 2:
-        raise ValueError(f"g must be two-dimensional, one gradient per row (got shape {g.shape})")
+    g = _as_rows(g, "g")
     norms = np.linalg.norm(g, axis=1, keepdims=True)
     return g * (c / np.maximum(norms, c))  # = g·min(1, C/‖g‖): a row longer than C is scaled to norm C
 
@@ -80,7 +132,8 @@ def logistic_gradients(theta, x, y):
     >>> logistic_gradients(np.zeros(2), np.array([[1.0, 2.0]]), np.array([1.0]))
     array([[-0.5, -1. ]])
     """
-    theta, x, y = np.asarray(theta, float), np.atleast_2d(np.asarray(x, float)), np.asarray(y, float)
+    x, y = _as_records(x, y)
+    theta = _as_theta(theta, x.shape[1])
     return -(y * expit(-y * (x @ theta)))[:, None] * x
 
 
@@ -156,13 +209,22 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
     clip = float(check_positive(clip, "clip"))
     lr = float(check_positive(lr, "lr"))
     steps = int(check_count(steps, "steps"))
-    x, y = np.atleast_2d(np.asarray(x, float)), np.asarray(y, float)
-    if x.shape[0] != y.shape[0]:
-        raise ValueError(f"x and y must have the same number of records (got {x.shape[0]} and {y.shape[0]})")
-
+    x, y = _as_records(x, y)
+    if x.shape[0] == 0:
+        raise ValueError("x must hold at least one record")
+    check_work(float(steps) * x.size, _MAX_WORK, f"steps = {steps} on x of shape {x.shape}", "use fewer steps")
+    if not callable(gradients):
+        raise TypeError(f"gradients must be a callable (theta, x_batch, y_batch) → rows (got {type(gradients).__name__})")
+    if not isinstance(rng, np.random.Generator):
+        rng = check_int(rng, "rng", maximum=2**63 - 1)
     rng = np.random.default_rng(rng)
     n = len(y)
-    theta = np.zeros(x.shape[1]) if theta0 is None else np.array(theta0, dtype=float)
+    if theta0 is None:
+        theta = np.zeros(x.shape[1])
+    elif gradients is logistic_gradients:
+        theta = _as_theta(theta0, x.shape[1], "theta0").copy()
+    else:  # a model of its own: any finite parameter vector
+        theta = check_array(theta0, "theta0").copy()
     for _ in range(steps):
         batch = rng.random(n) < q                  # 1. Poisson sampling at rate q
         g = gradients(theta, x[batch], y[batch])   # 2. per-example gradients, one per row

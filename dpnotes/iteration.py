@@ -13,7 +13,18 @@ Used in: book/08-amplification-iteration
 
 import numpy as np
 
-from ._validation import check_count, check_order, check_positive, scalar_or_array
+from ._validation import (
+    check_array,
+    check_choice,
+    check_count,
+    check_int,
+    check_interval,
+    check_order,
+    check_positive,
+    check_real,
+    check_work,
+    scalar_or_array,
+)
 from .rdp import rdp_gaussian
 
 __all__ = [
@@ -29,14 +40,11 @@ _LOSSES = ("squared", "logistic")
 
 
 def _check_data(X, y, loss):
-    if loss not in _LOSSES:
-        raise ValueError(f"loss must be one of {_LOSSES} (got {loss!r})")
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] == 0 or not np.all(np.isfinite(X)):
-        raise ValueError("X must be a finite 2-D array (n examples × d features)")
+    check_choice(loss, "loss", _LOSSES)
+    X = check_array(X, "X", ndim=2)
     if y is not None:
-        y = np.asarray(y, dtype=float)
-        if y.shape != (X.shape[0],) or not np.all(np.isfinite(y)):
+        y = check_array(y, "y")
+        if y.shape != (X.shape[0],):
             raise ValueError("y must be a finite 1-D array with one entry per row of X")
         if loss == "logistic" and not np.all(np.abs(y) == 1):
             raise ValueError("logistic labels y must be in {−1, +1}")
@@ -101,7 +109,9 @@ def loss_gradient(w, X, y, loss="squared"):
     [0.0]
     """
     X, y = _check_data(X, y, loss)
-    w = np.asarray(w, dtype=float)
+    w = check_real(w, "w", allow_inf=False)
+    if w.ndim == 0 or w.shape[-1] != X.shape[1]:
+        raise ValueError(f"w must have {X.shape[1]} entries (one per column of X) in its last axis (got shape {w.shape})")
     margins = w @ X.T  # (..., n)
     if loss == "squared":
         return (margins - y) @ X / X.shape[0]
@@ -126,7 +136,7 @@ def gradient_step_contraction(X, y, eta, loss="squared", n_pairs=2000, seed=0, r
     loss : {"squared", "logistic"}
     n_pairs : int, number of sampled pairs
     seed : int
-    radius : float > 0
+    radius : float in [1e-6, 1e6]
 
     Returns
     -------
@@ -146,8 +156,9 @@ def gradient_step_contraction(X, y, eta, loss="squared", n_pairs=2000, seed=0, r
     X, y = _check_data(X, y, loss)
     eta = float(check_positive(eta, "eta"))
     n_pairs = int(check_count(n_pairs, "n_pairs", minimum=2))
-    radius = float(check_positive(radius, "radius"))
-    rng = np.random.default_rng(seed)
+    check_work(float(n_pairs) * X.size, 1e9, f"n_pairs = {n_pairs} on X of shape {X.shape}", "use fewer pairs")
+    radius = float(check_interval(radius, "radius", 1e-6, 1e6))  # the 1e-3 perturbations must stay resolvable
+    rng = np.random.default_rng(check_int(seed, "seed", maximum=2**63 - 1))
     d = X.shape[1]
     w = rng.normal(size=(n_pairs, d))
     w *= radius * rng.uniform(size=(n_pairs, 1)) ** (1.0 / d) / np.linalg.norm(w, axis=1, keepdims=True)
@@ -289,8 +300,9 @@ def noisy_sgd_logistic_simulation(n=100, d=2, sigma=1.0, alpha=2.0, eta=None, ra
     >>> out["trajectory"].shape, round(float(out["rdp_last_iterate"][0]), 4)
     ((51, 2), 0.08)
     """
-    n = int(check_count(n, "n"))
-    d = int(check_count(d, "d"))
+    n = int(check_count(n, "n", maximum=10**6))
+    d = int(check_count(d, "d", maximum=10**4))
+    check_work(float(n) * n * d, 1e10, f"n = {n}, d = {d} (n steps over n × d data)", "use a smaller n or d")
     sigma = float(check_positive(sigma, "sigma"))
     alpha = float(check_order(alpha))
     radius = float(check_positive(radius, "radius"))
@@ -298,7 +310,7 @@ def noisy_sgd_logistic_simulation(n=100, d=2, sigma=1.0, alpha=2.0, eta=None, ra
     eta = 1.0 / beta if eta is None else float(check_positive(eta, "eta"))
     if eta > 2.0 / beta:
         raise ValueError(f"eta must be in (0, 2/β] = (0, {2.0 / beta}] for contractive steps (got {eta})")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_int(seed, "seed", maximum=2**63 - 1))
     X = rng.normal(size=(n, d))
     X /= np.maximum(1.0, np.linalg.norm(X, axis=1, keepdims=True))
     truth = rng.normal(size=d)

@@ -17,7 +17,18 @@ import numpy as np
 from scipy import optimize
 from scipy.special import expit, log1p
 
-from ._validation import check_count, check_delta, check_nonnegative, check_positive, check_probability
+from ._validation import (
+    check_array,
+    check_choice,
+    check_count,
+    check_delta,
+    check_int,
+    check_nonnegative,
+    check_positive,
+    check_probability,
+    check_real,
+    check_work,
+)
 from .conversion import epsilon_from_rdp
 from .dpsgd_training import clip_rows, logistic_gradients
 from .orders import DEFAULT_ORDERS
@@ -42,7 +53,7 @@ __all__ = [
 
 
 def _rng(seed):
-    return np.random.default_rng(int(seed))
+    return np.random.default_rng(check_int(seed, "seed", maximum=2**63 - 1))
 
 
 def synthetic_classification(n, d, seed=0, label_noise=0.1):
@@ -81,6 +92,7 @@ def synthetic_classification(n, d, seed=0, label_noise=0.1):
     """
     n = int(check_count(n, "n"))
     d = int(check_count(d, "d"))
+    check_work(float(n) * d, _MAX_WORK, f"n = {n} records of d = {d} features", "use a smaller n or d")
     eta = float(check_probability(label_noise, "label_noise"))
     rng = _rng(seed)
     w = rng.standard_normal(d)
@@ -91,13 +103,18 @@ def synthetic_classification(n, d, seed=0, label_noise=0.1):
 
 
 def _as_xy(x, y):
-    x = np.atleast_2d(np.asarray(x, dtype=float))
-    y = np.asarray(y, dtype=float)
+    x = np.atleast_2d(check_array(x, "x", ndim=(1, 2)))
+    y = check_array(y, "y")
     if x.shape[0] != y.shape[0]:
         raise ValueError(f"x and y must have the same number of rows (got {x.shape[0]} and {y.shape[0]})")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise ValueError("x and y must be finite")
     return x, y
+
+
+def _as_theta(theta, d, name):
+    t = check_array(theta, name)
+    if t.shape != (d,):
+        raise ValueError(f"{name} must have shape ({d},), one entry per column of x (got {t.shape})")
+    return t
 
 
 def erm_squared(x, y, reg=0.0, theta0=None):
@@ -143,7 +160,7 @@ def erm_squared(x, y, reg=0.0, theta0=None):
 
 
 def _minimise(fun, d, theta0):
-    th0 = np.zeros(d) if theta0 is None else np.asarray(theta0, dtype=float)
+    th0 = np.zeros(d) if theta0 is None else _as_theta(theta0, d, "theta0")
     res = optimize.minimize(fun, th0, jac=True, method="L-BFGS-B",
                             options=dict(maxiter=5000, gtol=1e-12, ftol=1e-15))
     return res.x
@@ -290,14 +307,13 @@ def geometric_median(points, tol=1e-12, max_iter=10_000):
     >>> geometric_median([3.0, -1.0, 10.0]).tolist()  # 1-D: the median, itself a data point
     [3.0]
     """
-    x = np.asarray(points, dtype=float)
+    x = check_array(points, "points", ndim=(1, 2))
     if x.ndim == 1:
         x = x[:, None]
-    if x.size == 0 or not np.all(np.isfinite(x)):
-        raise ValueError("points must be a non-empty finite array")
     check_positive(tol, "tol")
+    max_iter = check_int(max_iter, "max_iter", minimum=1, maximum=10**7)
     theta = x.mean(axis=0)
-    for _ in range(int(max_iter)):
+    for _ in range(max_iter):
         diff = theta - x
         dist = np.linalg.norm(diff, axis=1)
         at = dist <= 1e-14 * (1.0 + np.linalg.norm(theta))
@@ -357,11 +373,10 @@ def location_minimiser(values, estimator="median"):
     >>> location_minimiser([0.3, 5.0, -2.0])
     0.3
     """
-    if estimator not in _LOCATION:
-        raise ValueError(f"estimator must be one of {_LOCATION} (got {estimator!r})")
-    v = np.asarray(values, dtype=float)
-    if not np.all(np.isfinite(v)):
-        raise ValueError("values must be finite")
+    check_choice(estimator, "estimator", _LOCATION)
+    v = check_real(values, "values", allow_inf=False)
+    if v.ndim == 0:
+        raise ValueError("values must be an array of at least one value (got a single number)")
     s = np.sort(v, axis=-1)
     n = s.shape[-1]
     if estimator == "mean":
@@ -403,11 +418,12 @@ def minimiser_path(data, index, positions, estimator="median"):
     >>> minimiser_path([0.0, 1.0, 2.0], 1, [-5.0, 0.5, 5.0]).tolist()
     [0.0, 0.5, 2.0]
     """
-    x = np.asarray(data, dtype=float)
+    x = check_array(data, "data")
     i = int(check_count(index, "index", minimum=0))
     if i >= x.size:
-        raise ValueError(f"index must be in [0, {x.size - 1}] (got {i})")
-    t = np.asarray(positions, dtype=float)
+        raise ValueError(f"index must be in [0, len(data) − 1] = [0, {x.size - 1}] (got {i})")
+    t = check_real(positions, "positions", allow_inf=False)
+    check_choice(estimator, "estimator", _LOCATION)
     grid = np.broadcast_to(x, t.shape + x.shape).copy()
     grid[..., i] = t
     return np.asarray(location_minimiser(grid, estimator))
@@ -450,7 +466,11 @@ def replace_one_sensitivity(data, low, high, estimator="median"):
     >>> round(replace_one_sensitivity([0.0, 0.1, 0.5, 0.9, 1.0], 0.0, 1.0, "mean"), 12)
     0.2
     """
-    x = np.asarray(data, dtype=float)
+    x = check_array(data, "data")
+    low = float(check_real(low, "low", allow_inf=False))
+    high = float(check_real(high, "high", allow_inf=False))
+    check_choice(estimator, "estimator", _LOCATION)
+    check_work(2.0 * x.size**2, 1e8, f"data of {x.size} values (n² replacements)", "use fewer values")
     if not low < high:
         raise ValueError(f"low must be < high (got {low}, {high})")
     if np.any((x < low) | (x > high)):
@@ -493,7 +513,10 @@ def logistic_losses(theta, x, y):
     0.693147
     """
     x, y = _as_xy(x, y)
-    th = np.asarray(theta, dtype=float)
+    th = check_array(theta, "theta", ndim=(1, 2))
+    if th.shape[-1] != x.shape[1]:
+        raise ValueError(f"theta must have {x.shape[1]} entries (one per column of x) in its last axis "
+                         f"(got shape {th.shape})")
     return _log1pexp(-y * (th @ x.T))
 
 
@@ -532,11 +555,12 @@ def loss_threshold_attack_accuracy(loss_in, loss_out, threshold=None):
     >>> loss_threshold_attack_accuracy([0.1, 0.2], [1.0, 2.0], threshold=0.5)
     1.0
     """
-    a = np.asarray(loss_in, dtype=float)
-    b = np.asarray(loss_out, dtype=float)
-    if a.size == 0 or b.size == 0:
-        raise ValueError("loss_in and loss_out must be non-empty")
-    tau = a.mean(axis=-1, keepdims=True) if threshold is None else np.asarray(threshold)[..., None]
+    a = check_array(loss_in, "loss_in", ndim=(1, 2), finite=False)
+    b = check_array(loss_out, "loss_out", ndim=(1, 2), finite=False)
+    if a.shape[:-1] != b.shape[:-1]:
+        raise ValueError(f"loss_in and loss_out must have the same leading shape (got {a.shape} and {b.shape})")
+    tau = (a.mean(axis=-1, keepdims=True) if threshold is None
+           else np.broadcast_to(check_real(threshold, "threshold"), a.shape[:-1])[..., None])
     acc = 0.5 * ((a < tau).mean(axis=-1) + (b >= tau).mean(axis=-1))
     return float(acc) if np.ndim(acc) == 0 else acc
 
@@ -636,9 +660,19 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
     c = float(check_positive(clip, "clip"))
     eta = float(check_positive(lr, "lr"))
     lam = float(check_nonnegative(reg, "reg"))
+    if eta * lam >= 2.0:
+        raise ValueError(f"lr · reg must be < 2 for the weight decay θ ← (1 − lr·reg)θ to be stable "
+                         f"(got lr = {eta:g}, reg = {lam:g})")
+    check_work(float(steps) * x.size, _MAX_WORK * 10, f"steps = {steps} on x of shape {x.shape}", "use fewer steps")
     rng = _rng(seed)
     n, d = x.shape
-    keep = set(range(1, steps + 1)) if checkpoints is None else {int(s) for s in checkpoints}
+    if checkpoints is None:
+        keep = set()
+    else:
+        cp = check_count(checkpoints, "checkpoints", maximum=steps)
+        if cp.ndim != 1:
+            raise ValueError(f"checkpoints must be a 1-D list of steps in [1, steps] (got shape {cp.shape})")
+        keep = {int(s) for s in cp}
     theta = np.zeros(d)
     saved = []
     for t in range(1, steps + 1):

@@ -1281,7 +1281,7 @@ def dpsgd_clt_mu(q, sigma, steps):
     q = float(check_probability(q, "q"))
     sigma = check_noise_multiplier(sigma)
     steps = check_steps(steps)
-    return q * math.sqrt(steps) * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0)))
+    return q * math.sqrt(steps) * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0)))
 
 
 def dpsgd_grid_interval(q, sigma, steps):
@@ -1315,7 +1315,7 @@ def dpsgd_grid_interval(q, sigma, steps):
     q = float(check_probability(q, "q"))
     sigma = check_noise_multiplier(sigma)
     steps = check_steps(steps)
-    s = min(q * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0))), 1.0 / sigma)  # per-step loss std
+    s = min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)  # per-step loss std
     s = max(s, 1e-12)
     mu = s * math.sqrt(steps)
     eps_guess = max(mu * 4.0 + 0.5 * mu * mu, 1e-3)
@@ -1329,7 +1329,7 @@ def _check_dpsgd_cost(q, sigma, steps, interval):
     The composed loss has mean ≈ T·s²/2 and standard deviation ≈ √T·s (s the per-step loss
     standard deviation of :func:`dpsgd_grid_interval`); the grid spans about mean + 40 standard deviations.
     """
-    s = min(q * math.sqrt(math.expm1(min((1.0 / sigma) ** 2, 700.0))), 1.0 / sigma)
+    s = min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)
     width = steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
     _check_points(width / interval, f"steps = {steps:g} at interval = {interval:.3g}",
                   "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")

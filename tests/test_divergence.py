@@ -118,7 +118,7 @@ def test_scalar_only_densities_are_vectorised_and_bad_ones_refused():
 
 def test_orders_beyond_the_quadrature_grid_raise_instead_of_a_wrong_value():
     # the integrand of N(1,1)‖N(0,1) at α = 10⁵ peaks at x ≈ α, beyond the grid (0.965 × the truth was returned)
-    assert renyi_divergence(stats.norm(1, 1), stats.norm(0, 1), 3e4) == pytest.approx(1.5e4, rel=1e-10)
+    assert renyi_divergence(stats.norm(1, 1), stats.norm(0, 1), 64.0) == pytest.approx(32.0, rel=1e-10)
     with pytest.raises(ValueError, match="alpha"):
         renyi_divergence(stats.norm(1, 1), stats.norm(0, 1), 1e5)
     with pytest.raises(ValueError, match="alpha"):
