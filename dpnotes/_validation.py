@@ -200,3 +200,39 @@ def check_noise_multiplier(sigma, name="sigma"):
 def check_steps(steps, name="steps"):
     """A number of DP-SGD steps T ∈ [1, :data:`MAX_STEPS`], as an int."""
     return int(check_count(steps, name, maximum=MAX_STEPS))
+
+
+_SHAPE_ERRORS = ("could not be broadcast", "shape mismatch", "only 0-dimensional arrays can be converted",
+                 "only length-1 arrays can be converted")
+
+
+def named_shapes(fn):
+    """Decorator of every public function: numpy's shape errors are re-raised naming the array arguments.
+
+    Arguments that must broadcast together but do not, or an array where one number is expected,
+    make numpy raise messages without any parameter name; this names each array-valued argument
+    with its shape (the function's own checks have already named everything else).
+    """
+    import functools
+    import inspect
+
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (ValueError, TypeError) as err:
+            if not any(s in str(err) for s in _SHAPE_ERRORS):
+                raise
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError:
+                raise err from None
+            shapes = {k: np.shape(v) for k, v in bound.arguments.items()
+                      if isinstance(v, (list, tuple, np.ndarray)) and not isinstance(v, str)}
+            listed = ", ".join(f"{k} {s}" for k, s in shapes.items()) or "none"
+            raise type(err)(f"{fn.__name__}: the array arguments do not fit together, or an array was given "
+                            f"where one number is expected (array arguments: {listed}): {err}") from err
+
+    return wrapper

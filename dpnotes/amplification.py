@@ -35,6 +35,7 @@ from ._validation import (
     check_order,
     check_positive,
     check_real,
+    named_shapes,
     scalar_or_array,
 )
 from .rdp import rdp_gaussian, rdp_laplace
@@ -57,6 +58,7 @@ def _shift_divergence(alpha, shift, noise, scale):
     return rdp_laplace(alpha, scale, shift)
 
 
+@named_shapes
 def renyi_shift_sup(alpha, a, noise="gaussian", scale=1.0):
     r"""R_α(ζ, a): the largest Rényi divergence of a shift of ζ by at most a.
 
@@ -104,6 +106,7 @@ def renyi_shift_sup(alpha, a, noise="gaussian", scale=1.0):
     return scalar_or_array(_shift_divergence(alpha, a, noise, scale))
 
 
+@named_shapes
 def shifted_renyi_location(alpha, x, z, noise="gaussian", scale=1.0):
     r"""Upper bound on the shifted divergence D_α^{(z)}(ζ + x ‖ ζ), from shift couplings.
 
@@ -159,6 +162,7 @@ def shifted_renyi_location(alpha, x, z, noise="gaussian", scale=1.0):
     return scalar_or_array(_shift_divergence(alpha, np.maximum(np.abs(x) - z, 0.0), noise, scale))
 
 
+@named_shapes
 def shift_increments(schedule):
     r"""Increments of a shift schedule a₀ = 1 > a₁ > … > a_{m−1} > 0.
 
@@ -186,6 +190,7 @@ def shift_increments(schedule):
     return np.append(-np.diff(a), a[-1])
 
 
+@named_shapes
 def shift_reduction_bound(alpha, increments, noise="gaussian", scale=1.0):
     r"""The telescoped shift-reduction bound on D_α(P^{∗m} + Δ ‖ P^{∗m}).
 
@@ -240,6 +245,7 @@ def shift_reduction_bound(alpha, increments, noise="gaussian", scale=1.0):
     return scalar_or_array(np.sum(terms, axis=-1))
 
 
+@named_shapes
 def optimal_shift_increments(alpha, n, noise="gaussian", scale=1.0, seed=0):
     r"""Numerically optimal increments for :func:`shift_reduction_bound` (total shift 1).
 

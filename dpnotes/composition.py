@@ -25,6 +25,7 @@ from ._validation import (
     check_interval,
     check_nonnegative,
     check_positive,
+    named_shapes,
     scalar_or_array,
 )
 from .privacy_loss import log_delta_gaussian
@@ -49,6 +50,7 @@ _FORMS = ("drv", "zcdp")
 _LOG_MAX_FLOAT = float(np.log(np.finfo(float).max))
 
 
+@named_shapes
 def epsilon_delta_basic_composition(epsilons, deltas=0.0):
     r"""Basic composition: (Σ ε_j, Σ δ_j).
 
@@ -83,6 +85,7 @@ def epsilon_delta_basic_composition(epsilons, deltas=0.0):
     return float(eps.sum()), float(dl.sum())
 
 
+@named_shapes
 def epsilon_advanced_composition(epsilon, k, delta_prime, form="drv"):
     r"""ε' of the T-fold adaptive composition of ε-DP mechanisms, with failure δ'.
 
@@ -134,6 +137,7 @@ def epsilon_advanced_composition(epsilon, k, delta_prime, form="drv"):
     return scalar_or_array(out)
 
 
+@named_shapes
 def epsilon_delta_advanced_composition(epsilon, delta, k, delta_prime, form="zcdp"):
     r"""T-fold composition of (ε, δ)-DP mechanisms: (ε', Tδ + δ').
 
@@ -170,6 +174,7 @@ def epsilon_delta_advanced_composition(epsilon, delta, k, delta_prime, form="zcd
     return eps_total, scalar_or_array(d_total)
 
 
+@named_shapes
 def epsilon_heterogeneous_composition(epsilons, delta_prime):
     r"""ε of the adaptive composition of ε_j-DP mechanisms (any δ > Σδ_j + δ').
 
@@ -203,6 +208,7 @@ def epsilon_heterogeneous_composition(epsilons, delta_prime):
     return float(min(eps.sum(), 0.5 * s2 + np.sqrt(2.0 * L * s2)))
 
 
+@named_shapes
 def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
     r"""Largest per-mechanism ε₀ whose T-fold advanced composition is ≤ ε (with δ').
 
@@ -253,6 +259,7 @@ def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
     raise ValueError(f"form must be 'zcdp', 'drv' or 'linear' (got {form!r})")
 
 
+@named_shapes
 def rdp_composition(rdp_curves, counts=1):
     r"""RDP of an adaptive composition: at each fixed order α the ε(α)'s add.
 
@@ -281,11 +288,12 @@ def rdp_composition(rdp_curves, counts=1):
     r = np.atleast_2d(check_nonnegative(r, "rdp_curves", allow_inf=True))
     n = check_count(counts, "counts", minimum=0)
     if n.ndim > 1 or n.ndim == 1 and n.size not in (1, r.shape[0]):
-        raise ValueError(f"counts must be one count or one per curve: {r.shape[0]} (got shape {n.shape})")
+        raise ValueError(f"counts must be one count or one per row of rdp_curves ({r.shape[0]}; got shape {n.shape})")
     n = np.broadcast_to(np.atleast_1d(n), (r.shape[0],))
     return np.sum(n[:, None] * r, axis=0)
 
 
+@named_shapes
 def zcdp_composition(rhos):
     r"""ρ of the composition of ρ_j-zCDP mechanisms: ρ = Σ ρ_j.
 
@@ -303,6 +311,7 @@ def zcdp_composition(rhos):
     return float(np.sum(check_nonnegative(rhos, "rhos")))
 
 
+@named_shapes
 def zcdp_from_pure_dp(epsilon):
     r"""ρ = ½ε²: pure ε-DP implies ½ε²-zCDP.
 
@@ -320,6 +329,7 @@ def zcdp_from_pure_dp(epsilon):
     return scalar_or_array(0.5 * check_nonnegative(epsilon, "epsilon") ** 2)
 
 
+@named_shapes
 def laplace_scale_for_queries(k, epsilon, delta, rule="basic"):
     r"""Laplace scale b for each of T sensitivity-1 queries under a total (ε, δ) budget.
 
@@ -381,6 +391,7 @@ def laplace_scale_for_queries(k, epsilon, delta, rule="basic"):
     raise ValueError(f"rule must be 'basic', 'advanced' or 'advanced-tight' (got {rule!r})")
 
 
+@named_shapes
 def gaussian_sigma_exact(epsilon, delta, sensitivity=1.0):
     r"""Smallest σ for which the Gaussian mechanism is (ε, δ)-DP (exact curve).
 
@@ -422,6 +433,7 @@ def gaussian_sigma_exact(epsilon, delta, sensitivity=1.0):
     return d / float(np.exp(lm))
 
 
+@named_shapes
 def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
     r"""The classical noise scale of the Gaussian mechanism, valid for ε < 1.
 
@@ -466,6 +478,7 @@ def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
     return scalar_or_array(s * np.sqrt(2.0 * np.log(1.25 / d)) / eps)
 
 
+@named_shapes
 def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
                                            calibration="classical", form="zcdp"):
     r"""Per-query noise variance of T Gaussian mechanisms composed by advanced composition.
@@ -540,6 +553,7 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
     raise ValueError(f"calibration must be 'classical' or 'exact' (got {calibration!r})")
 
 
+@named_shapes
 def delta_prime_minimising_variance(k, epsilon, delta, **kwargs):
     r"""The δ' ∈ (0, δ) minimising :func:`gaussian_variance_advanced_composition`, and that variance.
 

@@ -33,6 +33,7 @@ from ._validation import (
     check_order,
     check_positive,
     check_real,
+    named_shapes,
     scalar_or_array,
 )
 
@@ -93,6 +94,7 @@ def _warn_edge(orders, best, what):
                 "extend the grid of orders", OrderGridWarning, stacklevel=3)
 
 
+@named_shapes
 def legendre_transform(t, kappa, x):
     r"""Legendre transform of a function given on a grid: κ*(x) = max_i (x t_i − κ(t_i)).
 
@@ -129,6 +131,7 @@ def legendre_transform(t, kappa, x):
     return scalar_or_array(np.max(vals, axis=-1))
 
 
+@named_shapes
 def epsilon_from_rdp(orders, rdp, delta, method="improved", return_order=False):
     r"""Smallest ε over a grid of orders such that (α, ε(α))-RDP gives (ε, δ)-DP.
 
@@ -224,6 +227,7 @@ def _epsilon_chernoff(orders, rdp, log_deltas):
     return np.array(eps_out), np.array(best_out)
 
 
+@named_shapes
 def delta_from_rdp(orders, rdp, epsilon, method="improved", return_order=False):
     r"""Smallest δ over a grid of orders such that (α, ε(α))-RDP gives (ε, δ)-DP.
 
@@ -353,6 +357,7 @@ def _rdp_value(rdp_fn, alpha):
     return r
 
 
+@named_shapes
 def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6, 1e4), return_order=False):
     r"""ε from an RDP *function* α ↦ ε(α), optimising the order continuously.
 
@@ -405,6 +410,7 @@ def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6,
     return (val, a) if return_order else val
 
 
+@named_shapes
 def delta_from_rdp_curve(rdp_fn, epsilon, method="improved", bounds=(1.0 + 1e-6, 1e4), return_order=False):
     r"""δ from an RDP *function*, optimising the order continuously (log space).
 
@@ -449,6 +455,7 @@ def delta_from_rdp_curve(rdp_fn, epsilon, method="improved", bounds=(1.0 + 1e-6,
     return (out, a) if return_order else out
 
 
+@named_shapes
 def epsilon_from_zcdp(rho, delta, method="bun-steinke"):
     r"""ε such that ρ-zCDP implies (ε, δ)-DP.
 

@@ -26,11 +26,13 @@ from scipy.special import gammaln, logsumexp
 from ._validation import (
     check_choice,
     check_count,
+    check_interval,
     check_nonnegative,
     check_order,
     check_positive,
     check_real,
     check_work,
+    named_shapes,
     scalar_or_array,
 )
 from .rdp import rdp_gaussian, rdp_laplace
@@ -51,6 +53,7 @@ _NOISES = ("gaussian", "laplace")
 _MAX_WORK = 1e8  # the most points (or point operations) one call may sum over
 _MAX_SUMMANDS = 10**5  # the most Laplace summands n
 _MAX_ORDER = 1e6  # the largest finite order of the Laplace-sum quadrature
+_SCALE_RANGE = (1e-3, 1e3)  # the Laplace scales b (shift 1/b) the quadrature is checked for
 
 
 def _check_quadrature_order(alpha, name):
@@ -63,6 +66,7 @@ def _check_noise(noise):
     return check_choice(noise, "noise", _NOISES)
 
 
+@named_shapes
 def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
     r"""Seed 001's Theorem 1 bound on D_α(P^{∗m} + 1 ‖ P^{∗m}): m·D_α(P + 1/m ‖ P).
 
@@ -141,6 +145,7 @@ def _laplace_sum_logpdf_unit(x, n):
     return logsumexp(logc + powers, axis=-1) - x
 
 
+@named_shapes
 def laplace_sum_logpdf(x, n, scale=1.0):
     r"""Log density of the sum of m i.i.d. Laplace(b) variables.
 
@@ -185,7 +190,7 @@ def laplace_sum_logpdf(x, n, scale=1.0):
     0.151632664928
     """
     n = int(check_count(n, "n", maximum=_MAX_SUMMANDS))
-    b = float(check_positive(scale, "scale"))
+    b = float(check_interval(scale, "scale", *_SCALE_RANGE))
     x = check_real(x, "x")
     with np.errstate(invalid="ignore"):
         out = _laplace_sum_logpdf_unit(x / b, n) - np.log(b)
@@ -291,6 +296,7 @@ def _laplace_convolution_unit(alpha, n, s):
     return _renyi_from_samples(lq + np.log(w), L, alpha)
 
 
+@named_shapes
 def rdp_laplace_convolution(alpha, n, scale=1.0):
     r"""Exact Rényi divergence of the sum of m Laplace(b) noises shifted by 1.
 
@@ -340,13 +346,14 @@ def rdp_laplace_convolution(alpha, n, scale=1.0):
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
     _check_quadrature_order(alpha, "alpha")
     n = check_count(n, "n", maximum=_MAX_SUMMANDS)
-    b = check_positive(scale, "scale")
+    b = check_interval(scale, "scale", *_SCALE_RANGE)
     fn = np.vectorize(
         lambda a, k, bb: _laplace_convolution_unit(float(a), int(k), float(1.0 / bb)), otypes=[float]
     )
     return scalar_or_array(fn(alpha, n, b))
 
 
+@named_shapes
 def laplace_convolution_table(ns=(1, 2, 5, 10, 20, 50, 100), alphas=(2.0, 8.0, 32.0), scale=1.0):
     r"""Table answering seed 001's question: exact Laplace-sum RDP against the bound.
 
@@ -435,6 +442,7 @@ def _check_window(alpha, shift, scale, shift_name="shift"):
                f"use a smaller alpha, {shift_name} or scale")
 
 
+@named_shapes
 def rdp_discrete_shift(alpha, shift, noise="gaussian", scale=1.0):
     r"""D_α(P + Δ ‖ P) for discrete Gaussian or discrete Laplace noise P on ℤ.
 
@@ -490,6 +498,7 @@ def rdp_discrete_shift(alpha, shift, noise="gaussian", scale=1.0):
     return scalar_or_array(fn(alpha, shift, scale))
 
 
+@named_shapes
 def discrete_shift_table(alpha, max_shift=5, noise="gaussian", scale=1.0):
     r"""Check the single-noise reading of D_α(P+Δ‖P) ≤ Δ·D_α(P+1‖P) for Δ = 1..max_shift.
 
@@ -571,6 +580,7 @@ def _discrete_convolution_shift_scalar(alpha, parties, shift, noise, scale):
     return _renyi_from_samples(logq, logp - logq, alpha)
 
 
+@named_shapes
 def rdp_discrete_convolution_shift(alpha, parties, shift, noise="gaussian", scale=1.0):
     r"""D_α(P^{∗m} + Δ ‖ P^{∗m}): m parties each add discrete noise P on ℤ, the sum shifts by Δ.
 

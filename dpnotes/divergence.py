@@ -12,7 +12,7 @@ import warnings
 from scipy import integrate, optimize
 from scipy.special import logsumexp
 
-from ._validation import check_array, check_order, check_real, scalar_or_array
+from ._validation import check_array, check_order, check_real, named_shapes, scalar_or_array
 
 __all__ = ["LogDensity", "renyi_divergence"]
 
@@ -34,6 +34,7 @@ class LogDensity:
 
 
 
+@named_shapes
 def renyi_divergence(p, q, alpha, support=None, points=()):
     r"""Rényi divergence D_α(P‖Q) of two 1-D densities or two pmfs.
 

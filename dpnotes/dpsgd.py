@@ -62,6 +62,7 @@ from ._validation import (
     check_positive,
     check_probability,
     check_steps,
+    named_shapes,
 )
 from .composition import epsilon_advanced_composition
 from .conversion import OrderGridWarning, delta_from_rdp, epsilon_from_rdp
@@ -102,6 +103,7 @@ def _check_common(q, sigma, steps):
     return q, sigma, steps
 
 
+@named_shapes
 def steps_from_epochs(epochs, q):
     r"""Number of DP-SGD steps for a number of epochs at sampling rate q.
 
@@ -139,6 +141,7 @@ def steps_from_epochs(epochs, q):
     return int(math.ceil(round(epochs / q, 9)))
 
 
+@named_shapes
 def epochs_from_steps(steps, q):
     r"""Number of epochs (expected passes over the data) of T steps at rate q: T·q.
 
@@ -165,6 +168,7 @@ def epochs_from_steps(steps, q):
     return float(check_count(steps, "steps") * float(check_probability(q, "q")))
 
 
+@named_shapes
 def route_applicable(q, sigma, route):
     r"""Whether ``route`` gives a number for (q, σ) (route 3 needs σ ≥ 1 and qσ ≤ 1).
 
@@ -242,6 +246,7 @@ def _route3_log_c(q, sigma):
     return best
 
 
+@named_shapes
 def rdp_route3(q, sigma):
     r"""Route 3's per-step RDP at the orders :data:`ROUTE3_ORDERS`: log K(qσ, α/σ²)/(α − 1).
 
@@ -368,6 +373,7 @@ def _orders(orders):
     return DEFAULT_ORDERS if orders is None else check_order(orders, "orders")
 
 
+@named_shapes
 def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
     r"""ε at δ of DP-SGD (Poisson rate q, noise multiplier σ, T steps) along one route.
 
@@ -451,6 +457,7 @@ def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
                                   method=_CONVERSION[route]))
 
 
+@named_shapes
 def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
     r"""δ at ε of DP-SGD along one route (δ is the seed's preferred metric, S4-17).
 
@@ -507,6 +514,7 @@ def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
                                 method=_CONVERSION[route]))
 
 
+@named_shapes
 def dpsgd_epsilon_routes(q, sigma, steps, delta, orders=None, routes=None):
     r"""ε at δ of DP-SGD along every applicable route, as a dict ``{route: ε}``.
 

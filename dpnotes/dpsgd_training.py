@@ -22,6 +22,7 @@ from ._validation import (
     check_positive,
     check_real,
     check_work,
+    named_shapes,
 )
 
 __all__ = ["clip_rows", "logistic_gradients", "dp_sgd"]
@@ -72,6 +73,7 @@ def _as_theta(theta, d, name="theta"):
     return t
 
 
+@named_shapes
 def clip_rows(g, clip):
     r"""Each row of ``g`` clipped to ℓ2 norm at most C: :math:`g_i \min(1, C/\lVert g_i\rVert_2)`.
 
@@ -111,6 +113,7 @@ def clip_rows(g, clip):
     return g * (c / np.maximum(norms, c))  # = g·min(1, C/‖g‖): a row longer than C is scaled to norm C
 
 
+@named_shapes
 def logistic_gradients(theta, x, y):
     r"""Per-example gradients of the logistic loss, one row per record.
 
@@ -137,6 +140,7 @@ def logistic_gradients(theta, x, y):
     return -(y * expit(-y * (x @ theta)))[:, None] * x
 
 
+@named_shapes
 def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, theta0=None, rng=0):
     r"""Train by DP-SGD and return the last iterate :math:`\theta_T`.
 

@@ -23,6 +23,7 @@ from ._validation import (
     check_positive,
     check_real,
     check_work,
+    named_shapes,
     scalar_or_array,
 )
 from .rdp import rdp_gaussian
@@ -51,6 +52,7 @@ def _check_data(X, y, loss):
     return X, y
 
 
+@named_shapes
 def smoothness_constant(X, loss="squared"):
     r"""Smoothness β of the average loss: the top eigenvalue of its Hessian bound.
 
@@ -84,6 +86,7 @@ def smoothness_constant(X, loss="squared"):
     return top if loss == "squared" else top / 4.0
 
 
+@named_shapes
 def loss_gradient(w, X, y, loss="squared"):
     r"""Gradient of the average squared or logistic loss at w (rows of w broadcast).
 
@@ -119,6 +122,7 @@ def loss_gradient(w, X, y, loss="squared"):
     return -(y * s) @ X / X.shape[0]
 
 
+@named_shapes
 def gradient_step_contraction(X, y, eta, loss="squared", n_pairs=2000, seed=0, radius=3.0):
     r"""Largest observed ratio ‖ψ(w) − ψ(v)‖/‖w − v‖ for the step ψ(w) = w − η∇f(w).
 
@@ -171,6 +175,7 @@ def gradient_step_contraction(X, y, eta, loss="squared", n_pairs=2000, seed=0, r
     return float(np.max(ratio))
 
 
+@named_shapes
 def rdp_noisy_sgd_last_iterate(alpha, t, n, lipschitz, sigma):
     r"""Rényi privacy of the LAST iterate of noisy projected SGD for the example used at step t.
 
@@ -224,6 +229,7 @@ def rdp_noisy_sgd_last_iterate(alpha, t, n, lipschitz, sigma):
     return scalar_or_array(2.0 * alpha * L**2 / (sigma**2 * (n - t + 1.0)))
 
 
+@named_shapes
 def rdp_noisy_sgd_all_iterates(alpha, lipschitz, sigma):
     r"""Rényi privacy of one example when every iterate of noisy SGD is released.
 
@@ -258,6 +264,7 @@ def rdp_noisy_sgd_all_iterates(alpha, lipschitz, sigma):
     return scalar_or_array(rdp_gaussian(alpha, sigma, 2.0 * L))
 
 
+@named_shapes
 def noisy_sgd_logistic_simulation(n=100, d=2, sigma=1.0, alpha=2.0, eta=None, radius=5.0, seed=0):
     r"""Noisy projected SGD on a small synthetic logistic regression, one pass.
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._validation import check_array, check_count, check_int, check_nonnegative, check_probability
+from ._validation import check_array, check_count, check_int, check_nonnegative, check_probability, named_shapes
 
 __all__ = [
     "own_record_mechanism",
@@ -44,6 +44,7 @@ def _check_records(records, name="records"):
     return tuple(int(r) for r in arr)
 
 
+@named_shapes
 def own_record_mechanism(records):
     r"""Each agent receives its own record: yᵢ = xᵢ (deterministic).
 
@@ -70,6 +71,7 @@ def own_record_mechanism(records):
     return {tuple((r,) for r in records): 1.0}
 
 
+@named_shapes
 def noisy_count_mechanism(p):
     r"""Each agent receives (its own bit, a randomized-response count of all bits).
 
@@ -117,6 +119,7 @@ def noisy_count_mechanism(p):
     return mech
 
 
+@named_shapes
 def view_pmf(pmf, exclude=None):
     r"""The pmf of the outputs to all agents except ``exclude`` (the marginal of y₋ᵢ).
 
@@ -166,6 +169,7 @@ def _check_pmf_dict(pmf, name):
 _MAX_NEIGHBOURS = 10**6
 
 
+@named_shapes
 def privacy_profile(p_view, q_view, epsilon):
     r"""The hockey-stick divergence δ(ε) = Σ_v max(0, P(v) − e^ε Q(v)), and D_∞(P‖Q).
 
@@ -212,6 +216,7 @@ def _neighbours(n_agents, domain):
                     yield i, x, x[:i] + (z,) + x[i + 1:]
 
 
+@named_shapes
 def joint_dp_epsilon(mechanism, n_agents, domain=2, delta=0.0):
     r"""The smallest ε such that ``mechanism`` is (ε, δ)-jointly DP, by enumeration.
 
@@ -246,6 +251,7 @@ def joint_dp_epsilon(mechanism, n_agents, domain=2, delta=0.0):
     return _epsilon(mechanism, n_agents, domain, delta, joint=True)
 
 
+@named_shapes
 def full_output_epsilon(mechanism, n_agents, domain=2, delta=0.0):
     r"""The smallest ε such that the whole output vector is (ε, δ)-DP, by enumeration.
 

@@ -28,6 +28,7 @@ from ._validation import (
     check_probability,
     check_real,
     check_work,
+    named_shapes,
 )
 from .conversion import epsilon_from_rdp
 from .dpsgd_training import clip_rows, logistic_gradients
@@ -56,6 +57,7 @@ def _rng(seed):
     return np.random.default_rng(check_int(seed, "seed", maximum=2**63 - 1))
 
 
+@named_shapes
 def synthetic_classification(n, d, seed=0, label_noise=0.1):
     r"""A small synthetic data set: Gaussian features and noisy linear labels in {−1, +1}.
 
@@ -117,6 +119,7 @@ def _as_theta(theta, d, name):
     return t
 
 
+@named_shapes
 def erm_squared(x, y, reg=0.0, theta0=None):
     r"""ERM with the squared loss (linear regression), solved by L-BFGS.
 
@@ -171,6 +174,7 @@ def _log1pexp(u):
     return np.logaddexp(0.0, u)
 
 
+@named_shapes
 def erm_logistic(x, y, reg=1e-3, theta0=None):
     r"""ERM with the logistic loss, solved by L-BFGS.
 
@@ -216,6 +220,7 @@ def erm_logistic(x, y, reg=1e-3, theta0=None):
     return _minimise(fun, x.shape[1], theta0)
 
 
+@named_shapes
 def erm_hinge(x, y, reg=0.1):
     r"""ERM with the hinge loss (the convex surrogate of the 0-1 loss; a linear SVM).
 
@@ -271,6 +276,7 @@ def erm_hinge(x, y, reg=0.1):
     return res.x[:d]
 
 
+@named_shapes
 def geometric_median(points, tol=1e-12, max_iter=10_000):
     r"""The geometric median argmin_θ Σᵢ ‖θ − xᵢ‖₂ (Weiszfeld's iteration).
 
@@ -341,6 +347,7 @@ def geometric_median(points, tol=1e-12, max_iter=10_000):
 _LOCATION = ("median", "mean")
 
 
+@named_shapes
 def location_minimiser(values, estimator="median"):
     r"""The 1-D location ERM θ* = argmin Σᵢ ℓ(θ − xᵢ): absolute loss (median) or squared loss (mean).
 
@@ -388,6 +395,7 @@ def location_minimiser(values, estimator="median"):
     return float(out) if np.ndim(out) == 0 else out
 
 
+@named_shapes
 def minimiser_path(data, index, positions, estimator="median"):
     r"""θ* as record ``index`` is moved to each of ``positions`` (the others fixed).
 
@@ -429,6 +437,7 @@ def minimiser_path(data, index, positions, estimator="median"):
     return np.asarray(location_minimiser(grid, estimator))
 
 
+@named_shapes
 def replace_one_sensitivity(data, low, high, estimator="median"):
     r"""The largest change of θ* when one record is replaced by any value in [low, high].
 
@@ -483,6 +492,7 @@ def replace_one_sensitivity(data, low, high, estimator="median"):
     return float(np.max(np.abs(location_minimiser(rep, estimator) - base)))
 
 
+@named_shapes
 def logistic_losses(theta, x, y):
     r"""Per-record logistic losses log(1 + e^{−yᵢ⟨θ, xᵢ⟩}).
 
@@ -520,6 +530,7 @@ def logistic_losses(theta, x, y):
     return _log1pexp(-y * (th @ x.T))
 
 
+@named_shapes
 def loss_threshold_attack_accuracy(loss_in, loss_out, threshold=None):
     r"""Balanced accuracy of the loss-threshold membership attack ("member iff loss < τ").
 
@@ -565,6 +576,7 @@ def loss_threshold_attack_accuracy(loss_in, loss_out, threshold=None):
     return float(acc) if np.ndim(acc) == 0 else acc
 
 
+@named_shapes
 def membership_accuracy_bound(epsilon, delta=0.0):
     r"""The largest balanced accuracy of any membership test against an (ε, δ)-DP release.
 
@@ -602,6 +614,7 @@ def membership_accuracy_bound(epsilon, delta=0.0):
     return float(out) if np.ndim(out) == 0 else out
 
 
+@named_shapes
 def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0, checkpoints=None):
     r"""Logistic regression trained by DP-SGD (noisy clipped gradient descent).
 
@@ -685,6 +698,7 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
     return np.array(saved) if checkpoints is not None else theta
 
 
+@named_shapes
 def dpsgd_epsilon_of(q, sigma, steps, delta):
     r"""The (ε, δ) guarantee of DP-SGD: RDP of the sampled Gaussian, composed, converted.
 
@@ -748,6 +762,7 @@ def _rdp_per_step(q, sigma):
 _MAX_WORK = 10**9
 
 
+@named_shapes
 def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=1.0, lr=2.0, seed=0):
     r"""Mean loss-threshold attack accuracy against logistic regression trained with/without DP-SGD.
 

@@ -26,7 +26,7 @@ Used in: book/10-lower-bounds-and-open-questions
 import numpy as np
 import mpmath as mp
 
-from ._validation import check_choice, check_count, check_int, check_positive, check_work
+from ._validation import check_choice, check_count, check_int, check_positive, check_work, named_shapes
 
 __all__ = [
     "estimator_moments",
@@ -43,6 +43,7 @@ def _check_estimator(estimator):
     check_choice(estimator, "estimator", ESTIMATORS)
 
 
+@named_shapes
 def estimator_moments(n, estimator="mean", epsilon=1.0):
     r"""First and second moments of f(X) given s = Σ Xᵢ, for s = 0, …, n.
 
@@ -100,6 +101,7 @@ _MAX_N_EXACT = 2000  # the exact terms are an O(n²) double sum of Beta function
 _MAX_N = 10**6  # the most records n of the moment computations (arrays of length n + 1)
 
 
+@named_shapes
 def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     r"""The terms of the correlation–variance dichotomy, exactly (Beta integrals, mpmath).
 
@@ -179,6 +181,7 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     return {key: float(v) + 0.0 for key, v in out.items()}
 
 
+@named_shapes
 def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000, seed=0):
     r"""Monte Carlo estimates of the dichotomy's terms with 95% confidence half-widths.
 
@@ -241,6 +244,7 @@ def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000
     return dict(correlation=est(corr), bias2=est(bias), mse=est(sq), lhs=est(corr + bias))
 
 
+@named_shapes
 def fingerprinting_minimum(n, form="bias"):
     r"""The smallest left-hand side over all deterministic f : {0,1}ⁿ → [0, 1].
 

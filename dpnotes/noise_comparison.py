@@ -29,7 +29,15 @@ import functools
 import numpy as np
 from scipy import optimize, special
 
-from ._validation import check_array, check_choice, check_order, check_positive, check_real, scalar_or_array
+from ._validation import (
+    check_array,
+    check_choice,
+    check_order,
+    check_positive,
+    check_real,
+    named_shapes,
+    scalar_or_array,
+)
 from .divergence import LogDensity, renyi_divergence
 from .rdp import rdp_laplace
 
@@ -135,6 +143,7 @@ def _student(nu, x, v):
             - (nu + 1) / 2 * np.log1p(z * z / nu))
 
 
+@named_shapes
 def noise_logpdf(law, x, variance=1.0):
     r"""Exact log-density of a zero-mean noise law with the given variance.
 
@@ -196,6 +205,7 @@ def noise_logpdf(law, x, variance=1.0):
     return scalar_or_array(np.where(np.isinf(x), -np.inf, out))  # every density vanishes at ±∞
 
 
+@named_shapes
 def shift_rdp(law, alpha, variance=1.0, shift=1.0):
     r"""D_α(P + shift ‖ P) for a noise law of the given variance, by quadrature (the accurate route).
 
@@ -272,6 +282,7 @@ def _grid(scale, shift):
     return x, logw
 
 
+@named_shapes
 def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     r"""D_α(P + shift ‖ P) on many orders at once by a log-space trapezoid rule (fast; for figures).
 
@@ -330,6 +341,7 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     return np.maximum(out, 0.0)  # a divergence: rounding below 0 is rounding
 
 
+@named_shapes
 def max_divergence(law, variance=1.0, shift=1.0):
     r"""D_∞(P + shift ‖ P) = sup_x log P(x − Δ)/P(x) (P(x) the density).
 
@@ -390,6 +402,7 @@ def max_divergence(law, variance=1.0, shift=1.0):
     return max(best, 0.0)
 
 
+@named_shapes
 def crossover_order(law, variance=1.0, shift=1.0):
     r"""The smallest order α at which ``law`` has a smaller D_α(P + Δ ‖ P) than the Gaussian of equal variance.
 
@@ -442,6 +455,7 @@ def crossover_order(law, variance=1.0, shift=1.0):
     return float(optimize.brentq(gap, orders[j - 1], orders[j], xtol=1e-12, rtol=1e-12))
 
 
+@named_shapes
 def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1.0), (1.0, 2.0))):
     r"""Claim 26's constant K(c₁, c₂) and the constant it puts in front of q²α/σ².
 
@@ -492,6 +506,7 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
     return rows
 
 
+@named_shapes
 def best_noise_law(orders, variance=1.0, shift=1.0, laws=NOISE_LAWS):
     r"""Which law of equal variance has the smallest D_α(P + Δ ‖ P), at each order.
 
@@ -533,6 +548,7 @@ def best_noise_law(orders, variance=1.0, shift=1.0, laws=NOISE_LAWS):
 _COMPOSITION_ORDERS = np.concatenate([[1.001, 1.01], np.geomspace(1.02, 2000.0, 120)])
 
 
+@named_shapes
 def epsilon_after_composition(law, steps, delta, variance=1.0, shift=1.0):
     r"""ε at δ of T releases with the given noise (sensitivity Δ): RDP composed and converted.
 
@@ -601,6 +617,7 @@ def _check_smoothed_lattice(tau, smoothing):
     return tau, smoothing, k, logw - special.logsumexp(logw)
 
 
+@named_shapes
 def smoothed_lattice_variance(tau, smoothing):
     r"""Variance of the discrete Gaussian on ℤ (parameter τ) plus independent N(0, s²) noise.
 
@@ -633,6 +650,7 @@ def smoothed_lattice_variance(tau, smoothing):
     return float(np.sum(np.exp(logw) * k * k) + smoothing * smoothing)
 
 
+@named_shapes
 def kl_smoothed_lattice_shift(tau, smoothing, shift=1.0):
     r"""KL(P + Δ ‖ P) for P = discrete Gaussian on ℤ (τ) convolved with N(0, s²).
 

@@ -92,6 +92,7 @@ from ._validation import (
     check_positive,
     check_probability,
     check_steps,
+    named_shapes,
     scalar_or_array,
 )
 
@@ -116,6 +117,7 @@ _EPS = np.finfo(float).eps
 _REL_SLACK = 1e-8  # relative floating-point allowance on δ (per-bin quadrature and CDFs)
 _DEFAULT_TAIL = 1e-16  # mass cut from each tail per construction/convolution
 _MAX_TAIL = 1e-2  # the largest tail_mass accepted
+_MAX_INTERVAL = 10.0  # the widest grid spacing of the losses accepted
 _MAX_POINTS = 2**23  # the most grid points of one distribution (an FFT of 2²⁴ doubles, about 0.5 s)
 _AUTO_TILT_DELTA = 1e-10  # the δ whose ε the default FFT tilt aims at
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
@@ -323,7 +325,7 @@ class LossGrid:
         na, nb = a.size, b.size
         ma, mb = float(a.sum()), float(b.sum())
         n = na + nb - 1
-        _check_points(n, "the composition", "use a larger interval or fewer steps")
+        _check_points(n, "the composition", "use a larger interval or tail_mass, or fewer steps")
         # exact tail sums from prefix/suffix sums; each is one contiguous dot product
         # exact tail sums from prefix/suffix sums (stored reversed, so that every
         # probe is one dot product of two contiguous slices)
@@ -962,6 +964,7 @@ def _check_method(method):
     check_choice(method, "method", ("dots", "round"))
 
 
+@named_shapes
 def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
                  method="dots", tail_mass=_DEFAULT_TAIL):
     r"""Discretised PLD of the Gaussian mechanism N(Δ, σ²) vs N(0, σ²).
@@ -1003,7 +1006,7 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     pessimistic = check_bool(pessimistic, "pessimistic")
     sigma = float(check_positive(sigma, "sigma"))
     sens = float(check_positive(sensitivity, "sensitivity"))
-    interval = float(check_positive(interval, "interval"))
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
     _check_method(method)
     tail_mass = _check_tail_mass(tail_mass)
     mu = sens / sigma
@@ -1013,6 +1016,7 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
 
 
+@named_shapes
 def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
                 method="dots", tail_mass=_DEFAULT_TAIL):
     r"""Discretised PLD of the Laplace mechanism Lap(Δ, b) vs Lap(0, b).
@@ -1050,7 +1054,7 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     pessimistic = check_bool(pessimistic, "pessimistic")
     b = float(check_positive(scale, "scale"))
     sens = float(check_positive(sensitivity, "sensitivity"))
-    interval = float(check_positive(interval, "interval"))
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
     _check_method(method)
     tail_mass = _check_tail_mass(tail_mass)
     _check_points((2.0 * sens / b + 1.0) / interval, f"sensitivity/scale = {sens / b:.3g} at interval = {interval:g}",
@@ -1059,6 +1063,7 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
 
 
+@named_shapes
 def pld_randomized_response(p, *, interval=1e-3, pessimistic=True, method="dots"):
     r"""Discretised PLD of binary randomized response (truth reported with probability p).
 
@@ -1092,13 +1097,14 @@ def pld_randomized_response(p, *, interval=1e-3, pessimistic=True, method="dots"
     """
     pessimistic = check_bool(pessimistic, "pessimistic")
     p = float(check_interval(p, "p", 0, 1, closed_low=False, closed_high=False))
-    interval = float(check_positive(interval, "interval"))
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
     _check_method(method)
     ell = math.log(p) - math.log1p(-p)
     return PrivacyLossDistribution([_atoms_grid([(ell, p), (-ell, 1 - p)], interval,
                                                 pessimistic, method)])
 
 
+@named_shapes
 def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True, method="dots"):
     r"""Discretised PLD of two pmfs on the same finite outcome set (one direction, P ‖ Q).
 
@@ -1140,7 +1146,7 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
     q = check_nonnegative(q_probs, "q_probs")
     if p.shape != q.shape or p.ndim != 1:
         raise ValueError("p_probs and q_probs must be 1-D arrays of the same length")
-    interval = float(check_positive(interval, "interval"))
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
     _check_method(method)
     atoms = []
     for py, qy in zip(p, q):
@@ -1149,6 +1155,7 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
     return PrivacyLossDistribution([_atoms_grid(atoms, interval, pessimistic, method)])
 
 
+@named_shapes
 def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method="dots",
                             tail_mass=_DEFAULT_TAIL):
     r"""Discretised PLD of the Poisson-subsampled Gaussian (sensitivity 1), both directions.
@@ -1190,7 +1197,7 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     pessimistic = check_bool(pessimistic, "pessimistic")
     q = float(check_probability(q, "q"))
     sigma = check_noise_multiplier(sigma)
-    interval = float(check_positive(interval, "interval"))
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
     _check_method(method)
     tail_mass = _check_tail_mass(tail_mass)
     if q == 0.0:
@@ -1206,6 +1213,7 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
 # --------------------------------------------------------------------------
 # the analytic Gaussian curve and DP-SGD front ends
 # --------------------------------------------------------------------------
+@named_shapes
 def gaussian_delta_exact(epsilon, mu):
     r"""δ(ε) of a Gaussian pair at distance μ (μ-GDP), in log space.
 
@@ -1243,6 +1251,7 @@ def gaussian_delta_exact(epsilon, mu):
     return scalar_or_array(np.maximum(out, 0.0))
 
 
+@named_shapes
 def dpsgd_clt_mu(q, sigma, steps):
     r"""μ of the Gaussian-DP central limit for DP-SGD (an approximation, not a bound).
 
@@ -1284,6 +1293,7 @@ def dpsgd_clt_mu(q, sigma, steps):
     return q * math.sqrt(steps) * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0)))
 
 
+@named_shapes
 def dpsgd_grid_interval(q, sigma, steps):
     r"""The grid spacing h the DP-SGD PLD routes start from: the O(T·h²) error of the bracket near 10⁻⁴·ε.
 
@@ -1362,6 +1372,7 @@ class EpsilonBracket(tuple):
     upper = property(lambda self: self[1], doc="the upper bound on ε")
 
 
+@named_shapes
 def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
                           tail_mass=_DEFAULT_TAIL, max_refinements=3, tilt="auto"):
     r"""Lower and upper bounds on the ε of DP-SGD (Poisson rate q, noise σ, T steps) at δ.
@@ -1421,7 +1432,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
     if q == 0.0:
         return EpsilonBracket(0.0, 0.0, True)
     auto = interval is None
-    d = dpsgd_grid_interval(q, sigma, steps) if auto else float(check_positive(interval, "interval"))
+    d = dpsgd_grid_interval(q, sigma, steps) if auto else float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
     _check_dpsgd_cost(q, sigma, steps, d)
     for attempt in range(max_refinements + 1):
         up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
@@ -1449,6 +1460,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
     return EpsilonBracket(min(e_lo, e_up), e_up, met)
 
 
+@named_shapes
 def dpsgd_epsilon_pld(q, sigma, steps, delta, **kwargs):
     r"""Certified upper bound on the ε of DP-SGD at δ, from the numerically composed PLD.
 
@@ -1473,6 +1485,7 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, **kwargs):
     return dpsgd_epsilon_bracket(q, sigma, steps, delta, **kwargs)[1]
 
 
+@named_shapes
 def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAULT_TAIL, tilt="auto"):
     r"""Certified upper bound on the δ of DP-SGD at ε (the worse adjacency direction).
 
@@ -1517,7 +1530,7 @@ def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAU
     tail_mass = _check_tail_mass(tail_mass)
     if q == 0.0:
         return 0.0
-    d = dpsgd_grid_interval(q, sigma, steps) if interval is None else float(check_positive(interval, "interval"))
+    d = dpsgd_grid_interval(q, sigma, steps) if interval is None else float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
     _check_dpsgd_cost(q, sigma, steps, d)
     up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
     lam = _choose_tilt(up, steps, tilt, epsilon=epsilon)

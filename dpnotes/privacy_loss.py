@@ -29,6 +29,7 @@ from ._validation import (
     check_nonnegative,
     check_pmf_pair,
     check_positive,
+    named_shapes,
     scalar_or_array,
 )
 
@@ -87,6 +88,7 @@ def _log_delta_gaussian(eps, mu):
     return out
 
 
+@named_shapes
 def log_delta_gaussian(epsilon, mu):
     r"""log δ(ε) of the Gaussian mechanism with μ = Δ/σ, accurate where δ underflows.
 
@@ -118,6 +120,7 @@ def log_delta_gaussian(epsilon, mu):
     return scalar_or_array(_log_delta_gaussian(eps, mu))
 
 
+@named_shapes
 def delta_gaussian(epsilon, mu):
     r"""Exact δ(ε) of the Gaussian mechanism with μ = Δ/σ.
 
@@ -157,6 +160,7 @@ def delta_gaussian(epsilon, mu):
     return scalar_or_array(np.minimum(np.exp(_log_delta_gaussian(eps, mu)), 1.0))
 
 
+@named_shapes
 def epsilon_gaussian(delta, mu):
     r"""Exact smallest ε with δ(ε) ≤ δ for the Gaussian mechanism, μ = Δ/σ.
 
@@ -214,6 +218,7 @@ def _epsilon_gaussian_scalar(delta, mu):
     return float(optimize.brentq(f, 0.0, hi, xtol=1e-15, rtol=1e-15, maxiter=500))
 
 
+@named_shapes
 def delta_laplace(epsilon, scale, sensitivity=1.0):
     r"""Exact δ(ε) of the Laplace mechanism with scale b and sensitivity Δ.
 
@@ -256,6 +261,7 @@ def delta_laplace(epsilon, scale, sensitivity=1.0):
     return scalar_or_array(out)
 
 
+@named_shapes
 def epsilon_laplace(delta, scale, sensitivity=1.0):
     r"""Exact smallest ε with δ(ε) ≤ δ for the Laplace mechanism.
 
@@ -287,6 +293,7 @@ def epsilon_laplace(delta, scale, sensitivity=1.0):
     return scalar_or_array(np.maximum(0.0, t + 2.0 * np.log1p(-delta)))
 
 
+@named_shapes
 def delta_randomized_response(epsilon, p):
     r"""Exact δ(ε) of binary randomized response reporting the truth with probability p.
 
@@ -323,6 +330,7 @@ def delta_randomized_response(epsilon, p):
     return scalar_or_array(out)
 
 
+@named_shapes
 def epsilon_randomized_response(delta, p):
     r"""Exact smallest ε with δ(ε) ≤ δ for randomized response.
 
@@ -347,6 +355,7 @@ def epsilon_randomized_response(delta, p):
     return scalar_or_array(np.where(m + delta >= 1.0, 0.0, np.maximum(val, 0.0)))
 
 
+@named_shapes
 def hockey_stick_divergence(p, q, epsilon):
     r"""δ(ε) = sup_E P(E) − e^ε Q(E) for two pmfs on the same finite support.
 
@@ -461,6 +470,7 @@ def _quad(f, lo, hi, points=()):
     return total
 
 
+@named_shapes
 def privacy_loss_gaussian(sigma, sensitivity=1.0):
     r"""Privacy loss of the Gaussian mechanism: P = N(Δ, σ²), Q = N(0, σ²).
 
@@ -515,6 +525,7 @@ def privacy_loss_gaussian(sigma, sensitivity=1.0):
     )
 
 
+@named_shapes
 def privacy_loss_laplace(scale, sensitivity=1.0):
     r"""Privacy loss of the Laplace mechanism: P = Lap(Δ, b), Q = Lap(0, b).
 
@@ -580,6 +591,7 @@ def privacy_loss_laplace(scale, sensitivity=1.0):
     )
 
 
+@named_shapes
 def privacy_loss_discrete(p, q):
     r"""Privacy loss of two pmfs on the same finite support {0, 1, …} (indices of the arrays).
 
@@ -640,6 +652,7 @@ def privacy_loss_discrete(p, q):
     )
 
 
+@named_shapes
 def privacy_loss_randomized_response(p):
     r"""Privacy loss of binary randomized response: P = (p, 1−p), Q = (1−p, p).
 
@@ -685,6 +698,7 @@ def _check_eps_scalar(epsilon):
     return float(check_nonnegative(epsilon, "epsilon"))
 
 
+@named_shapes
 def delta_sup_over_sets(loss, epsilon):
     r"""δ(ε) = sup_E P(E) − e^ε Q(E), computed in output space.
 
@@ -761,6 +775,7 @@ def _half_line_start(loss, eps):
     return y_star, float(end)
 
 
+@named_shapes
 def delta_tail_difference(loss, epsilon):
     r"""δ(ε) = P[Z > ε] − e^ε P[−Z' > ε], Z = PrivLoss(P‖Q), Z' = PrivLoss(Q‖P).
 
@@ -793,6 +808,7 @@ def delta_tail_difference(loss, epsilon):
         return float(loss.sf(eps) - np.exp(eps + np.log(loss.sf_q(eps))))
 
 
+@named_shapes
 def delta_expected_hinge(loss, epsilon, n_samples=None, seed=0):
     r"""δ(ε) = E[max{0, 1 − e^{ε − Z}}], Z = PrivLoss(P‖Q).
 
@@ -806,7 +822,7 @@ def delta_expected_hinge(loss, epsilon, n_samples=None, seed=0):
     ----------
     loss : PrivacyLoss
     epsilon : float, ε ≥ 0
-    n_samples : int, optional
+    n_samples : int in [2, 1e8], optional
     seed : int, default 0
 
     Returns
@@ -842,12 +858,13 @@ def delta_expected_hinge(loss, epsilon, n_samples=None, seed=0):
                 total += _quad(lambda z: hinge(z) * loss.density(z), lo, hi)
             return total
         return loss.expect(hinge)
-    n_samples = check_int(n_samples, "n_samples", minimum=1, maximum=10**8)
+    n_samples = check_int(n_samples, "n_samples", minimum=2, maximum=10**8)
     z = loss.sample(n_samples, seed)
     h = hinge(z)
     return float(h.mean()), float(h.std(ddof=1) / np.sqrt(h.size))
 
 
+@named_shapes
 def delta_tail_integral(loss, epsilon):
     r"""δ(ε) = ∫_ε^∞ e^{ε − z} P[Z > z] dz, by quadrature over z.
 
@@ -884,6 +901,7 @@ def delta_tail_integral(loss, epsilon):
     return _quad(lambda z: np.exp(eps - z) * loss.sf(z), eps, hi, points=pts)
 
 
+@named_shapes
 def delta_tail_bound(loss, epsilon):
     r"""The upper bound P[Z > ε] ≥ δ(ε).
 

@@ -38,6 +38,7 @@ from ._validation import (
     check_order,
     check_pmf_pair,
     check_real,
+    named_shapes,
     scalar_or_array,
 )
 from .divergence import renyi_divergence
@@ -70,6 +71,7 @@ def _pmf(x, name):
     return x
 
 
+@named_shapes
 def post_processing_sides(p, q, kernel, alpha):
     r"""Both sides of the data-processing inequality for a Markov kernel F (a randomised post-processing).
 
@@ -108,6 +110,7 @@ def post_processing_sides(p, q, kernel, alpha):
     return renyi_divergence(p @ K, q @ K, alpha), renyi_divergence(p, q, alpha)
 
 
+@named_shapes
 def quasi_convexity_sides(p, q, p2, q2, s, alpha):
     r"""The three sides of the quasi-convexity inequality for mixtures.
 
@@ -153,6 +156,7 @@ def quasi_convexity_sides(p, q, p2, q2, s, alpha):
     return float(lhs), float(mid), float(max(d1, d2))
 
 
+@named_shapes
 def triangle_bound(p, q, r, alpha, alpha_prime):
     r"""Right side of the triangle-like inequality D_α(P‖R) ≤ … through an intermediate Q.
 
@@ -202,6 +206,7 @@ def triangle_bound(p, q, r, alpha, alpha_prime):
     return float(ap / (ap - 1.0) * renyi_divergence(p, q, inner) + renyi_divergence(q, r, ap))
 
 
+@named_shapes
 def group_privacy_bound(rho1, rho2, alpha):
     r"""(√ρ₁ + √ρ₂)² α: the divergence bound through one intermediate distribution.
 
@@ -225,6 +230,7 @@ def group_privacy_bound(rho1, rho2, alpha):
     return scalar_or_array((np.sqrt(r1) + np.sqrt(r2)) ** 2 * a)
 
 
+@named_shapes
 def group_privacy_epsilon_delta(epsilon, delta, k):
     r"""The (ε, δ) guarantee for data sets k neighbouring steps apart, from an (ε, δ)-DP mechanism.
 
@@ -275,6 +281,7 @@ def group_privacy_epsilon_delta(epsilon, delta, k):
     return scalar_or_array(k * eps), scalar_or_array(delta_k)
 
 
+@named_shapes
 def pure_dp_rdp_bound(p, q, alpha):
     r"""(α/8)(D∞(P‖Q) + D∞(Q‖P))², an upper bound on D_α(P‖Q).
 
@@ -301,6 +308,7 @@ def pure_dp_rdp_bound(p, q, alpha):
     return scalar_or_array(a / 8.0 * d**2)
 
 
+@named_shapes
 def moment_difference_bound(epsilon, delta, mean_abs_y, bound):
     r"""(e^ε − 1)E|Y| + 2δΔ: bounds E[X] − E[Y] for (ε, δ)-close X, Y on [−Δ, Δ].
 
@@ -333,6 +341,7 @@ def moment_difference_bound(epsilon, delta, mean_abs_y, bound):
     return scalar_or_array(np.expm1(e) * m + 2.0 * d * b)
 
 
+@named_shapes
 def approximate_rdp_delta_hat(order, epsilon, epsilon_hat, delta=0.0, sign="corrected"):
     r"""δ̂ such that δ-approximate (α, ε)-RDP implies (ε̂, δ̂)-DP.
 
@@ -379,6 +388,7 @@ def approximate_rdp_delta_hat(order, epsilon, epsilon_hat, delta=0.0, sign="corr
     return scalar_or_array(np.minimum(out, 1.0))
 
 
+@named_shapes
 def approximate_renyi_divergence(p, q, alpha, delta):
     r"""δ-approximate Rényi divergence of two small pmfs, by convex optimisation.
 
@@ -448,6 +458,7 @@ def approximate_renyi_divergence(p, q, alpha, delta):
     return float(max(best - np.log(m), 0.0) / (a_ - 1.0))
 
 
+@named_shapes
 def decompose_dp_pair(p, q, epsilon):
     r"""The decomposition of an (ε, δ)-indistinguishable pair of pmfs (seed 002, §8.1).
 
@@ -510,6 +521,7 @@ def decompose_dp_pair(p, q, epsilon):
     return Decomposition(dprime, a / m, b / m, pe, qe)
 
 
+@named_shapes
 def randomized_response_decomposition(p, q, epsilon, delta):
     r"""(A, B, P'', Q'') writing (P, Q) as a post-processing of (ε, δ) randomized response.
 
@@ -577,6 +589,7 @@ def randomized_response_decomposition(p, q, epsilon, delta):
     return RRDecomposition(a, b, pe, qe)
 
 
+@named_shapes
 def bayesian_event_probability(p, q, epsilon):
     r"""e(y) = min{1, e^ε Q(y)/P(y)}: the probability that the "good" event E = 1 fires at y.
 
@@ -612,6 +625,7 @@ def bayesian_event_probability(p, q, epsilon):
     return np.minimum(1.0, ratio)
 
 
+@named_shapes
 def posterior_bound(prior, epsilon):
     r"""p₀/(p₀ + (1 − p₀)e^{−ε}): the largest posterior an ε-indistinguishable observation allows.
 

@@ -14,6 +14,7 @@ from ._validation import (
     check_nonnegative,
     check_order,
     check_positive,
+    named_shapes,
     scalar_or_array,
 )
 
@@ -24,6 +25,7 @@ __all__ = ["rdp_gaussian", "rdp_laplace", "rdp_randomized_response"]
 _SMALL = 0.5
 
 
+@named_shapes
 def rdp_gaussian(alpha, sigma, sensitivity=1.0):
     r"""Rényi divergence of the Gaussian mechanism.
 
@@ -69,6 +71,7 @@ def rdp_gaussian(alpha, sigma, sensitivity=1.0):
     return scalar_or_array(out)
 
 
+@named_shapes
 def rdp_laplace(alpha, scale, sensitivity=1.0):
     r"""Rényi divergence of the Laplace mechanism with scale b and shift Δ.
 
@@ -130,6 +133,7 @@ def _laplace_small_u(u, t):
     return np.where(u > 0, np.log1p(u * g) / safe_u, g)
 
 
+@named_shapes
 def rdp_randomized_response(alpha, p):
     r"""Rényi divergence of binary randomized response.
 

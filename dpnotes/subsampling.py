@@ -33,6 +33,7 @@ from ._validation import (
     check_order,
     check_positive,
     check_probability,
+    named_shapes,
     scalar_or_array,
 )
 
@@ -232,6 +233,7 @@ def _log_a(alpha, q, sigma):
     return out
 
 
+@named_shapes
 def log_moment_subsampled_gaussian(alpha, q, sigma):
     r"""log A_α, the moment whose logarithm over α − 1 is the subsampled Gaussian's RDP.
 
@@ -257,6 +259,8 @@ def log_moment_subsampled_gaussian(alpha, q, sigma):
     0.357374019509
     """
     alpha = np.atleast_1d(check_order(alpha))
+    if np.any(alpha > _ALPHA_HIGH):
+        raise ValueError(f"alpha must be ≤ {_ALPHA_HIGH:g} (got {np.max(alpha):g})")
     q = float(check_interval(q, "q", 0.0, 1.0, closed_low=False, closed_high=False))
     sigma = float(check_interval(sigma, "sigma", _SIGMA_LOW, _SIGMA_HIGH))
     if alpha.ndim != 1:
@@ -291,6 +295,7 @@ _SIGMA_LOW, _SIGMA_HIGH = 1e-100, 1e150
 _ALPHA_HIGH = 1e15  # beyond, the quadrature is not used (see rdp_subsampled_gaussian)
 
 
+@named_shapes
 def rdp_subsampled_gaussian(alpha, q, sigma):
     r"""Exact RDP of the Poisson-subsampled Gaussian mechanism (sensitivity 1).
 
@@ -441,6 +446,7 @@ def _rdp_reverse(alpha, q, sigma):
     return _log_b_quad(alpha, q, sigma) / (alpha - 1.0)
 
 
+@named_shapes
 def rdp_subsampled_gaussian_reverse(alpha, q, sigma):
     r"""Rényi divergence of N(0, σ²) from the subsampled-Gaussian mixture (the reverse direction).
 
@@ -508,6 +514,7 @@ def _rho_at(alpha, rdp):
     return check_nonnegative(rho, "rdp", allow_inf=True)
 
 
+@named_shapes
 def rdp_subsampled(alpha, rate, rdp):
     r"""RDP after subsampling without replacement, by the generic bound of Claim 24.
 
@@ -565,6 +572,7 @@ def rdp_subsampled(alpha, rate, rdp):
     return scalar_or_array(out)
 
 
+@named_shapes
 def rdp_subsampled_relaxed(alpha, rate, rdp):
     r"""The relaxation of Claim 24 via 1 + x ≤ e^x.
 
@@ -660,6 +668,7 @@ def _claim26_log_moments(alpha, q, sigma):
 _LOG_A_RTOL, _LOG_A_ATOL = 1e-10, 1e-12
 
 
+@named_shapes
 def claim26_constant_bracket(c1, c2, *, rtol=1e-4, sigma_max=1e3, max_cells=20000):
     r"""A certified bracket [lower, upper] of K(c₁, c₂) = sup_σ G(σ), and the maximiser.
 
@@ -778,6 +787,7 @@ def _claim26_bracket(c1, c2, rtol, sigma_max, max_cells):
     return float(np.exp(best)), float(np.exp(upper)), best_s, float(np.expm1(upper - best))
 
 
+@named_shapes
 def claim26_constant(c1, c2, *, rtol=1e-4, sigma_max=1e3):
     r"""The constant K(c₁, c₂) of Claim 26, as a certified upper bound of the supremum.
 
@@ -829,6 +839,7 @@ def claim26_constant(c1, c2, *, rtol=1e-4, sigma_max=1e3):
     return claim26_constant_bracket(c1, c2, rtol=rtol, sigma_max=sigma_max)[1]
 
 
+@named_shapes
 def claim26_seed_sum(c1, c2, n):
     r"""The sum in the seed's proof of Claim 26 (Part 2), for integer n = ⌈σ²⌉.
 
@@ -876,6 +887,7 @@ def claim26_seed_sum(c1, c2, n):
 # Conjecture 1: a counterexample
 # ----------------------------------------------------------------------------
 
+@named_shapes
 def conjecture1_counterexample():
     r"""A counterexample to the seed's Conjecture 1 (mixtures preserve divergence order).
 

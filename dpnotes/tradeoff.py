@@ -26,6 +26,7 @@ from ._validation import (
     check_interval,
     check_nonnegative,
     check_pmf_pair,
+    named_shapes,
     scalar_or_array,
 )
 
@@ -41,6 +42,7 @@ def _check_alpha_type1(alpha_type1):
     return check_interval(alpha_type1, "alpha_type1", 0, 1)
 
 
+@named_shapes
 def tradeoff_gaussian(alpha_type1, mu):
     r"""The Gaussian trade-off function G_μ: the smallest type II error at type I error α_I.
 
@@ -87,6 +89,7 @@ def tradeoff_gaussian(alpha_type1, mu):
     return scalar_or_array(ndtr(-ndtri(a) - mu))
 
 
+@named_shapes
 def tradeoff_laplace(alpha_type1, mu):
     r"""The trade-off function of the Laplace mechanism, Lap(0, b) against Lap(Δ₁, b), μ = Δ₁/b.
 
@@ -143,6 +146,7 @@ def tradeoff_laplace(alpha_type1, mu):
     return scalar_or_array(np.clip(out, 0.0, 1.0))
 
 
+@named_shapes
 def tradeoff_discrete(p, q, alpha_type1):
     r"""The trade-off function T_{P,Q} of two pmfs on the same finite set, randomized tests allowed.
 
@@ -198,6 +202,7 @@ def tradeoff_discrete(p, q, alpha_type1):
     return scalar_or_array(np.interp(a, xs[keep], ys[keep]))
 
 
+@named_shapes
 def tradeoff_epsilon_delta(alpha_type1, epsilon, delta=0.0):
     r"""The boundary f_{ε,δ} of the (ε, δ)-DP region of trade-off curves.
 

@@ -119,7 +119,7 @@ def classify(name, param, exc, value):
         if kind not in ("ValueError", "TypeError"):
             return "other error", f"{kind}: {message}"
         readable = message.replace("√", "").lower()
-        named = param.lower() in readable or param.lower().rstrip("s") in readable
+        named = any(p.lower() in readable or p.lower().rstrip("s") in readable for p in param.split("|"))
         return ("named error", message) if named else ("unnamed error", f"{kind}: {message}")
     nums = _numbers(value)
     if any(math.isnan(x) for x in nums):
@@ -168,6 +168,14 @@ def jobs():
                 bound.arguments.pop(p.name, None)
         params = [p for p in inspect.signature(fn).parameters.values()
                   if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name in bound.arguments]
+        numeric = [p.name for p in params if isinstance(bound.arguments[p.name], (int, float))
+                   and not isinstance(bound.arguments[p.name], bool)]
+        for first, second in zip(numeric, numeric[1:]):
+            # two arrays that cannot broadcast: the error must name one of them
+            arguments = dict(bound.arguments)
+            arguments[first] = np.full(2, arguments[first], dtype=float)
+            arguments[second] = np.full(3, arguments[second], dtype=float)
+            yield (module_name, name, f"{first}|{second}", "shapes", "2 and 3"), (module_name, name, [], arguments)
         for p in params:
             for group, table in (("invalid", INVALID), ("extreme", EXTREME)):
                 for label, bad in table.items():
@@ -205,6 +213,8 @@ def main(argv=None):
                 outcome, detail = classify(key[1], key[2], exc, value)
                 if key[3] == "invalid" and outcome == "value":
                     outcome, detail = "accepted invalid", "no error"
+                if key[3] == "shapes" and outcome == "value":
+                    outcome, detail = "named error", ""  # a function of scalars may refuse or broadcast
             counts[outcome] += 1
             if outcome not in ("named error", "value"):
                 defects.append((key, outcome, detail))
