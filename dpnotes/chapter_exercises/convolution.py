@@ -3,10 +3,11 @@
 Used in: book/09-repeated-noise
 """
 
+import numpy as np
 import sympy as sp
 
 from ..convolution import rdp_convolution_bound, rdp_discrete_shift
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..rdp import rdp_laplace
 from ..symbolic.amplification import derive_laplace_bound_asymptotic
 
@@ -17,6 +18,10 @@ def _limit_ratio():
     steps = dict(derive_laplace_bound_asymptotic())
     ratio = sp.simplify(steps["leading term as m → ∞"] / steps["Gaussian of the same variance: α/(2·Var)"])
     return float(ratio)
+
+
+
+_RHO_READ = 4.0  # a position of the r slider
 
 
 EXERCISES = [
@@ -62,6 +67,47 @@ EXERCISES = [
                  lambda: 9.0),
             Slip("inverted", "that is the inverse ratio.", lambda: 1 / 3),
             Slip("linear-bound", "that assumes the linear bound the exercise tests.", lambda: 1.0),
+        ],
+    ),
+    Symbolic(
+        key="convolution-geometric-schedule", chapter=CHAPTER, stars=3,
+        answer="alpha*(r - 1)*(r**m + 1)/(2*sigma**2*(r + 1)*(r**m - 1))",
+        symbols={"alpha": (1.1, 64.0), "sigma": (0.3, 10.0), "r": (1.1, 3.0), "m": (2, 20, "integer")},
+        hint="Normalise the increments d_i ∝ r^i (i = 0, …, m − 1) to sum 1, then sum their squares with two "
+             "geometric series.",
+        slips=[
+            Slip("unnormalised", "the increments must sum to the whole shift, 1: normalise them first.",
+                 "alpha*(r**(2*m) - 1)/(2*sigma**2*(r**2 - 1))"),
+            Slip("uniform", "that is the uniform schedule; the question asks for the geometric one.",
+                 "alpha/(2*m*sigma**2)"),
+        ],
+    ),
+    Code(
+        key="convolution-laplace-bound-code", chapter=CHAPTER, stars=2,
+        function="laplace_bound", signature="(alpha, n, b)",
+        reference="dpnotes.convolution:rdp_convolution_bound", argmap={"b": "scale"}, fixed={"noise": "laplace"},
+        inputs=lambda rng: {"alpha": float(rng.uniform(1.1, 30.0)), "n": int(rng.integers(1, 51)),
+                            "b": float(rng.uniform(0.3, 3.0))},
+        n_cases=40, rtol=1e-8, edge_cases=[{"alpha": 2.0, "n": 1, "b": 1.0}],
+        hint="Split the shift into n equal parts, one per Laplace noise, and add n equal divergences in Mironov's "
+             "closed form.",
+        slips=[
+            Slip("gaussian-formula", "that is the Gaussian's αΔ²/(2σ²) form; Laplace noise has its own closed form.",
+                 lambda alpha, n, b: float(alpha / (2 * n * b**2))),
+            Slip("missing-count", "a missing count: n noises each absorb a shift 1/n.",
+                 lambda alpha, n, b: float(rdp_laplace(alpha, b, 1.0 / n))),
+        ],
+    ),
+    Explore(
+        key="convolution-geometric-reading", chapter=CHAPTER, stars=1,
+        figure="convolution-schedule", sliders={"n": 8.0, "rho": _RHO_READ},
+        answer=lambda: figure_value("convolution-schedule", {"n": 8.0, "rho": _RHO_READ},
+                                    "Laplace: geometric schedule", x=1.1),
+        hint="Set both sliders as asked and read the Laplace geometric-schedule curve at the smallest order.",
+        slips=[
+            Slip("uniform-schedule", "that is the uniform schedule (r still at 1, or the uniform curve); move r as "
+                                     "asked and read the geometric curve.",
+                 lambda: figure_value("convolution-schedule", {"n": 8.0, "rho": _RHO_READ}, "Laplace: uniform", x=1.1)),
         ],
     ),
 ]

@@ -7,11 +7,17 @@ import numpy as np
 from scipy import stats
 
 from ..composition import gaussian_sigma_classical, gaussian_sigma_exact
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..privacy_loss import delta_gaussian
 from ..properties import group_privacy_epsilon_delta
 
 CHAPTER = "00b-foundations"
+
+
+def _random_tradeoff_point(rng):
+    """A type-I error α ∈ [0, 1], ε ∈ [0, 3] and δ ∈ [0, 0.2]."""
+    return {"alpha": float(rng.uniform()), "eps": float(rng.uniform(0, 3)), "delta": float(rng.uniform(0, 0.2))}
+
 
 EXERCISES = [
     Numeric(
@@ -76,6 +82,45 @@ EXERCISES = [
                  lambda: delta_gaussian(0.5, 2.0)),
             Slip("one-term", "the second term of the exact δ(ε) (the one with e^ε) is missing.",
                  lambda: stats.norm.cdf(-0.75)),
+        ],
+    ),
+    Symbolic(
+        key="foundations-rr-loss", chapter=CHAPTER, stars=1,
+        answer="log(p/(1 - p))",
+        symbols={"p": (0.51, 0.99)},
+        hint="Randomized response reports the true bit with probability p: compare the probabilities of the same "
+             "output under the two inputs.",
+        slips=[
+            Slip("inverted", "that is the loss of the other output (or of the swapped pair): it has the other sign.",
+                 "log((1 - p)/p)"),
+            Slip("no-log", "the privacy loss is the logarithm of the likelihood ratio.", "p/(1 - p)"),
+        ],
+    ),
+    Code(
+        key="foundations-tradeoff-boundary", chapter=CHAPTER, stars=2,
+        function="tradeoff_boundary", signature="(alpha, eps, delta)",
+        reference="dpnotes.tradeoff:tradeoff_epsilon_delta", argmap={"alpha": "alpha_type1", "eps": "epsilon"},
+        inputs=_random_tradeoff_point, n_cases=40,
+        edge_cases=[{"alpha": 0.0, "eps": 1.0, "delta": 0.0}, {"alpha": 1.0, "eps": 0.5, "delta": 0.1}],
+        hint="An (ε, δ)-DP test has two constraints, one for each error; the boundary is the larger of what they "
+             "allow, and never negative.",
+        slips=[
+            Slip("one-constraint", "only one of the two constraints is used: swap the roles of the two errors too.",
+                 lambda alpha, eps, delta: max(0.0, 1.0 - delta - np.exp(eps) * alpha)),
+            Slip("no-delta", "δ is missing: it loosens both constraints.",
+                 lambda alpha, eps, delta: max(0.0, 1.0 - np.exp(eps) * alpha, np.exp(-eps) * (1.0 - alpha))),
+        ],
+    ),
+    Explore(
+        key="foundations-gaussian-loss-end", chapter=CHAPTER, stars=1,
+        figure="foundations-privacy-loss", sliders={"sigma": 0.6},
+        answer=lambda: figure_value("foundations-privacy-loss", {"sigma": 0.6}, "Gaussian noise"),
+        hint="Move the σ slider as asked and read the Gaussian curve at the right end of the plot.",
+        slips=[
+            Slip("default-sigma", "σ is still at its default; move the slider as asked.",
+                 lambda: figure_value("foundations-privacy-loss", {"sigma": 1.0}, "Gaussian noise")),
+            Slip("laplace-curve", "that is the Laplace curve; the question asks about Gaussian noise.",
+                 lambda: figure_value("foundations-privacy-loss", {"sigma": 0.6}, "Laplace noise")),
         ],
     ),
 ]

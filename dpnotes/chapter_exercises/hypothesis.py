@@ -7,7 +7,7 @@ import numpy as np
 from scipy import stats
 
 from ..composition import gaussian_sigma_exact
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..privacy_loss import delta_gaussian, delta_randomized_response, delta_tail_bound, privacy_loss_gaussian
 from ..properties import moment_difference_bound, posterior_bound
 from ..tradeoff import tradeoff_gaussian
@@ -72,6 +72,45 @@ EXERCISES = [
                  lambda: 1 - np.e * 0.05),
             Slip("power", "that is the power 1 − β of the test, not its type II error β.",
                  lambda: 1 - tradeoff_gaussian(0.05, 1.0 / gaussian_sigma_exact(1.0, 1e-5))),
+        ],
+    ),
+    Symbolic(
+        key="hypothesis-laplace-delta", chapter=CHAPTER, stars=3,
+        answer="1 - exp((epsilon - Delta/b)/2)",
+        symbols={"epsilon": (0.01, 1.0), "Delta": (1.1, 3.0), "b": (0.3, 1.0)},
+        hint="Find the set of outputs where the privacy loss of Laplace noise exceeds ε, then compute "
+             "P(E) − e^ε Q(E) for it.",
+        slips=[
+            Slip("missing-half", "a factor ½ is missing: half of each Laplace law lies on each side of its centre.",
+                 "1 - exp(epsilon - Delta/b)"),
+            Slip("sign", "check ε = Δ/b: there δ must reach 0.", "1 - exp((Delta/b - epsilon)/2)"),
+        ],
+    ),
+    Code(
+        key="hypothesis-gaussian-tradeoff", chapter=CHAPTER, stars=2,
+        function="gaussian_tradeoff", signature="(alpha, mu)",
+        reference="dpnotes.tradeoff:tradeoff_gaussian", argmap={"alpha": "alpha_type1"},
+        inputs=lambda rng: {"alpha": float(rng.uniform(0.001, 0.999)), "mu": float(rng.uniform(0.05, 4.0))},
+        n_cases=40, edge_cases=[{"alpha": 0.5, "mu": 1.0}],
+        hint="The best test of N(0, 1) against N(μ, 1) thresholds the output; find the threshold from α, then β.",
+        slips=[
+            Slip("plus-mu", "the second law is shifted towards the rejection region: μ is subtracted.",
+                 lambda alpha, mu: float(stats.norm.cdf(stats.norm.ppf(1 - alpha) + mu))),
+            Slip("alpha-not-complement", "the threshold is the (1 − α)-quantile, not the α-quantile.",
+                 lambda alpha, mu: float(stats.norm.cdf(stats.norm.ppf(alpha) - mu))),
+        ],
+    ),
+    Explore(
+        key="hypothesis-posterior-reading", chapter=CHAPTER, stars=1,
+        figure="hypothesis-posterior", sliders={"epsilon": 2.0, "prior": 0.3},
+        answer=lambda: figure_value("hypothesis-posterior", {"epsilon": 2.0, "prior": 0.3}, "P[X = 1 | Y = y]", x=0.95),
+        hint="Set both sliders as asked and read the posterior curve at the output y asked for.",
+        slips=[
+            Slip("default-prior", "the prior is still at its default; move the slider as asked.",
+                 lambda: figure_value("hypothesis-posterior", {"epsilon": 2.0, "prior": 0.5}, "P[X = 1 | Y = y]",
+                                      x=0.95)),
+            Slip("bound-line", "that is the bound; the question asks for the posterior itself.",
+                 lambda: figure_value("hypothesis-posterior", {"epsilon": 2.0, "prior": 0.3}, "bound")),
         ],
     ),
 ]

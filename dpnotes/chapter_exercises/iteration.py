@@ -6,7 +6,7 @@ Used in: book/08-amplification-iteration
 import numpy as np
 
 from ..amplification import renyi_shift_sup, shifted_renyi_location
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..iteration import rdp_noisy_sgd_all_iterates, rdp_noisy_sgd_last_iterate, smoothness_constant
 
 CHAPTER = "08-amplification-iteration"
@@ -70,6 +70,47 @@ EXERCISES = [
                  lambda: 4 * 0.5 / (2 * 0.25)),
             Slip("alpha-minus-1-for-alpha", "it looks as if you wrote α − 1 where α belongs.",
                  lambda: 3 * 0.25 / (2 * 0.25)),
+        ],
+    ),
+    Symbolic(
+        key="iteration-uniform-schedule", chapter=CHAPTER, stars=2,
+        answer="alpha/(2*m*sigma**2)",
+        symbols={"alpha": (1.1, 64.0), "sigma": (0.3, 10.0), "m": (1, 200, "integer")},
+        hint="Spread the unit shift over m steps in equal increments and add the Gaussian divergences of the "
+             "increments.",
+        slips=[
+            Slip("missing-m", "that is the bound without iteration; the m increments each carry a share.",
+                 "alpha/(2*sigma**2)"),
+            Slip("m-squared", "there are m increments, each contributing a square of 1/m.",
+                 "alpha/(2*m**2*sigma**2)"),
+        ],
+    ),
+    Code(
+        key="iteration-shift-bound", chapter=CHAPTER, stars=2,
+        function="shift_bound", signature="(alpha, increments, sigma)",
+        reference="dpnotes.amplification:shift_reduction_bound", argmap={"sigma": "scale"},
+        inputs=lambda rng: {"alpha": float(rng.uniform(1.5, 20.0)),
+                            "increments": rng.uniform(0.01, 1.0, int(rng.integers(1, 9))),
+                            "sigma": float(rng.uniform(0.5, 3.0))},
+        n_cases=40, edge_cases=[{"alpha": 2.0, "increments": np.array([1.0]), "sigma": 1.0}],
+        hint="Each increment d_i is a shift absorbed by one Gaussian noise: add up their Rényi divergences.",
+        slips=[
+            Slip("sum-then-square", "square each increment, then add; not the square of the sum.",
+                 lambda alpha, increments, sigma: float(alpha * np.sum(increments) ** 2 / (2 * sigma**2))),
+            Slip("missing-two", "the factor 2 in the denominator of the Gaussian's divergence is missing.",
+                 lambda alpha, increments, sigma: float(alpha * np.sum(increments**2) / sigma**2)),
+        ],
+    ),
+    Explore(
+        key="iteration-last-iterate-reading", chapter=CHAPTER, stars=1,
+        figure="iteration-last-iterate", sliders={"n": 500.0, "sigma": 1.0},
+        answer=lambda: figure_value("iteration-last-iterate", {"n": 500.0, "sigma": 1.0}, "exact for a linear loss"),
+        hint="Set both sliders as asked and read the line of the exact value for a linear loss.",
+        slips=[
+            Slip("default-n", "n is still at its default; move the slider as asked.",
+                 lambda: figure_value("iteration-last-iterate", {"n": 100.0, "sigma": 1.0}, "exact for a linear loss")),
+            Slip("every-iterate", "that is the curve when every iterate is released.",
+                 lambda: figure_value("iteration-last-iterate", {"n": 500.0, "sigma": 1.0}, "every iterate")),
         ],
     ),
 ]

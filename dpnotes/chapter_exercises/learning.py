@@ -5,11 +5,19 @@ Used in: book/00-why-privacy
 
 import numpy as np
 
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..learning import dpsgd_epsilon_of, membership_accuracy_bound, replace_one_sensitivity
 
 CHAPTER = "00-why-privacy"
 MEDIAN_DATA = (0.1, 0.3, 0.35, 0.8, 0.9)
+
+
+def _random_losses(rng):
+    """Losses of members and non-members (2 to 12 each) and a threshold between them."""
+    a = rng.exponential(0.5, int(rng.integers(2, 13)))
+    b = rng.exponential(1.0, int(rng.integers(2, 13)))
+    return {"loss_in": a, "loss_out": b, "threshold": float(rng.uniform(0.1, 1.5))}
+
 
 EXERCISES = [
     Numeric(
@@ -58,6 +66,45 @@ EXERCISES = [
         slips=[
             Slip("one-step", "a missing composition count: the accountant must compose all T steps.",
                  lambda: dpsgd_epsilon_of(0.01, 1.1, 1, 1e-5)),
+        ],
+    ),
+    Symbolic(
+        key="learning-mean-range", chapter=CHAPTER, stars=1,
+        answer="(b - a)/n",
+        symbols={"a": (0.01, 1.0), "b": (1.5, 5.0), "n": (2, 500, "integer")},
+        hint="Replace one record by another value of [a, b] and see how far the mean can move.",
+        slips=[
+            Slip("missing-range", "the records lie in [a, b], not in [0, 1]: the width of the range belongs in it.",
+                 "1/n"),
+            Slip("n-minus-one", "the mean divides by the number of records n, and one of them changes.",
+                 "(b - a)/(n - 1)"),
+        ],
+    ),
+    Code(
+        key="learning-threshold-attack", chapter=CHAPTER, stars=2,
+        function="attack_accuracy", signature="(loss_in, loss_out, threshold)",
+        reference="dpnotes.learning:loss_threshold_attack_accuracy",
+        inputs=_random_losses, n_cases=30,
+        edge_cases=[{"loss_in": np.array([0.1, 0.2]), "loss_out": np.array([0.3, 0.4]), "threshold": 0.25}],
+        hint="The attack says 'member' when a record's loss is below the threshold; score both groups.",
+        slips=[
+            Slip("members-only", "that is the accuracy on the members alone; the balanced accuracy also scores the "
+                                 "non-members.", lambda loss_in, loss_out, threshold: float(np.mean(loss_in < threshold))),
+            Slip("reversed", "the attack says 'member' for a small loss (a memorised record), not a large one.",
+                 lambda loss_in, loss_out, threshold: 0.5 * float(np.mean(loss_in >= threshold)
+                                                                  + np.mean(loss_out < threshold))),
+        ],
+    ),
+    Explore(
+        key="learning-membership-sigma", chapter=CHAPTER, stars=1,
+        figure="learning-membership", sliders={"sigma": 1.0},
+        answer=lambda: figure_value("learning-membership", {"sigma": 1.0}, "attack accuracy, DP-SGD"),
+        hint="Move the σ slider as asked and read the DP-SGD curve at its right end.",
+        slips=[
+            Slip("default-sigma", "σ is still at its default; move the slider as asked.",
+                 lambda: figure_value("learning-membership", {"sigma": 2.0}, "attack accuracy, DP-SGD")),
+            Slip("no-noise-curve", "that is the curve without noise; the question asks about DP-SGD.",
+                 lambda: figure_value("learning-membership", {"sigma": 1.0}, "attack accuracy, no noise")),
         ],
     ),
 ]

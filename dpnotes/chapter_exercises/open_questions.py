@@ -6,7 +6,7 @@ Used in: book/10-lower-bounds-and-open-questions
 import numpy as np
 from scipy import integrate
 
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..joint_dp import joint_dp_epsilon, noisy_count_mechanism
 from ..lower_bounds import fingerprinting_terms
 from ..noise_comparison import max_divergence
@@ -58,6 +58,43 @@ EXERCISES = [
                                          "the three people.", lambda: 3 * np.log(9.0)),
             Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
                  lambda: np.log10(9.0)),
+        ],
+    ),
+    Symbolic(
+        key="open-logistic-max-divergence", chapter=CHAPTER, stars=2,
+        answer="pi/sqrt(3*v)",
+        symbols={"v": (0.1, 20.0)},
+        hint="The logistic log-density has a bounded slope; the largest slope times the unit shift is D∞.",
+        slips=[
+            Slip("laplace", "that is the Laplace law's value; the logistic law has its own scale.", "sqrt(2/v)"),
+            Slip("variance-for-scale", "the scale goes with the standard deviation √v, not the variance v.",
+                 "pi/(3*v)"),
+        ],
+    ),
+    Code(
+        key="open-laplace-logpdf", chapter=CHAPTER, stars=1,
+        function="laplace_logpdf", signature="(x, v)",
+        reference="dpnotes.noise_comparison:noise_logpdf", argmap={"v": "variance"}, fixed={"law": "laplace"},
+        inputs=lambda rng: {"x": rng.normal(0.0, 3.0, int(rng.integers(1, 8))), "v": float(rng.uniform(0.1, 10.0))},
+        n_cases=40, edge_cases=[{"x": np.array([0.0, 1000.0]), "v": 2.0}],
+        hint="A Laplace law of scale b has variance 2b²; write the density in log space so it never underflows.",
+        slips=[
+            Slip("scale-is-variance", "the scale b is not the variance: the variance of Lap(b) is 2b².",
+                 lambda x, v: -np.abs(x) / v - np.log(2 * v)),
+            Slip("missing-normaliser", "the log-density needs its normalising term.",
+                 lambda x, v: -np.abs(x) / np.sqrt(v / 2)),
+        ],
+    ),
+    Explore(
+        key="open-laplace-curve-reading", chapter=CHAPTER, stars=1,
+        figure="noise-rdp-curves", sliders={"variance": 4.0},
+        answer=lambda: figure_value("noise-rdp-curves", {"variance": 4.0}, "D<sub>α</sub>(P+1‖P), Laplace"),
+        hint="Set the variance as asked and read the Laplace curve at the largest order shown.",
+        slips=[
+            Slip("default-variance", "the variance is still at its default; move the slider as asked.",
+                 lambda: figure_value("noise-rdp-curves", {"variance": 1.0}, "D<sub>α</sub>(P+1‖P), Laplace")),
+            Slip("gaussian-curve", "that is the Gaussian curve; the question asks about the Laplace law.",
+                 lambda: figure_value("noise-rdp-curves", {"variance": 4.0}, "D<sub>α</sub>(P+1‖P), Gaussian")),
         ],
     ),
 ]

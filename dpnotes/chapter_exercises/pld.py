@@ -4,9 +4,10 @@ Used in: book/07-exact-answer
 """
 
 import numpy as np
+from scipy import stats
 
 from ..dpsgd import dpsgd_epsilon
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..pld import dpsgd_clt_mu, dpsgd_epsilon_pld, gaussian_delta_exact, pld_randomized_response
 
 CHAPTER = "07-exact-answer"
@@ -55,6 +56,43 @@ EXERCISES = [
         slips=[
             Slip("rdp-route", "that is the RDP route's ε; the PLD route gives a smaller certified bound.",
                  lambda: dpsgd_epsilon(0.02, 1.5, 2000, 1e-6, route="rdp")),
+        ],
+    ),
+    Symbolic(
+        key="pld-composed-variance", chapter=CHAPTER, stars=1,
+        answer="T/sigma**2",
+        symbols={"T": (1, 10000, "integer"), "sigma": (0.3, 10.0)},
+        hint="The privacy loss of one Gaussian step is itself Gaussian; the losses of independent steps add.",
+        slips=[
+            Slip("mean-not-variance", "that is the mean of the composed loss; the question asks for its variance.",
+                 "T/(2*sigma**2)"),
+            Slip("missing-count", "a missing composition count: that is one step.", "1/sigma**2"),
+        ],
+    ),
+    Code(
+        key="pld-gaussian-delta", chapter=CHAPTER, stars=2,
+        function="gdp_delta", signature="(eps, mu)",
+        reference="dpnotes.pld:gaussian_delta_exact", argmap={"eps": "epsilon"},
+        inputs=lambda rng: {"eps": float(rng.uniform(0.0, 5.0)), "mu": float(rng.uniform(0.1, 4.0))},
+        n_cases=40, rtol=1e-7, atol=1e-12, edge_cases=[{"eps": 0.0, "mu": 1.0}],
+        hint="δ(ε) = P[Z > ε] − e^ε P[Z′ > ε] with Z and Z′ the privacy losses under the two laws, both Gaussian.",
+        slips=[
+            Slip("missing-exp", "the second term carries the factor e^ε.",
+                 lambda eps, mu: float(stats.norm.cdf(-eps / mu + mu / 2) - stats.norm.cdf(-eps / mu - mu / 2))),
+            Slip("first-term-only", "that is P[Z > ε], an upper bound; δ(ε) subtracts the second term.",
+                 lambda eps, mu: float(stats.norm.cdf(-eps / mu + mu / 2))),
+        ],
+    ),
+    Explore(
+        key="pld-curve-reading", chapter=CHAPTER, stars=2,
+        figure="pld-privacy-curve", sliders={"q": 0.1, "steps": 100.0},
+        answer=lambda: figure_value("pld-privacy-curve", {"q": 0.1, "steps": 100.0}, "PLD upper bound", x=6.0),
+        hint="Set both sliders as asked and read the certified upper curve at ε = 6 (hover over the curve).",
+        slips=[
+            Slip("default-steps", "T is still at its default; move the slider as asked.",
+                 lambda: figure_value("pld-privacy-curve", {"q": 0.1, "steps": 1000.0}, "PLD upper bound", x=6.0)),
+            Slip("rdp-curve", "that is the RDP curve; the question asks for the certified PLD upper bound.",
+                 lambda: figure_value("pld-privacy-curve", {"q": 0.1, "steps": 100.0}, "RDP", x=6.0)),
         ],
     ),
 ]

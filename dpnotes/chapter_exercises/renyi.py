@@ -5,10 +5,18 @@ Used in: book/01-renyi-gaussian
 
 import numpy as np
 
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..rdp import rdp_gaussian, rdp_laplace, rdp_randomized_response
 
 CHAPTER = "01-renyi-gaussian"
+
+
+def _random_pmf_pair(rng):
+    """Two pmfs with full support on 2 to 8 outcomes and an order α ∈ (1.1, 10)."""
+    n = int(rng.integers(2, 9))
+    return {"p": rng.dirichlet(np.ones(n)) * 0.98 + 0.02 / n, "q": rng.dirichlet(np.ones(n)) * 0.98 + 0.02 / n,
+            "alpha": float(rng.uniform(1.1, 10.0))}
+
 
 EXERCISES = [
     Numeric(
@@ -53,6 +61,44 @@ EXERCISES = [
             Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
                  lambda: np.log10(9.0)),
             Slip("no-log", "the limit is the logarithm of the largest ratio, not the ratio itself.", lambda: 9.0),
+        ],
+    ),
+    Symbolic(
+        key="renyi-laplace-kl", chapter=CHAPTER, stars=2,
+        answer="Delta/b + exp(-Delta/b) - 1",
+        symbols={"Delta": (0.1, 3.0), "b": (0.3, 5.0)},
+        hint="Write the KL divergence as an integral of the log-ratio of the two Laplace densities; it is piecewise "
+             "linear in x, so split the integral at 0 and at Δ.",
+        slips=[
+            Slip("missing-minus-one", "check the value at Δ = 0: a divergence of a law from itself is 0.",
+                 "Delta/b + exp(-Delta/b)"),
+            Slip("max-divergence", "that is the max divergence D∞ (the limit α → ∞), not the KL divergence.",
+                 "Delta/b"),
+        ],
+    ),
+    Code(
+        key="renyi-pmf-divergence", chapter=CHAPTER, stars=2,
+        function="renyi_pmf", signature="(p, q, alpha)",
+        reference="dpnotes.divergence:renyi_divergence", inputs=_random_pmf_pair, n_cases=40, rtol=1e-8,
+        edge_cases=[{"p": np.array([0.5, 0.5]), "q": np.array([0.5, 0.5]), "alpha": 2.0}],
+        hint="D_α(P‖Q) = log(Σ_x P(x)^α Q(x)^(1−α)) divided by one quantity that depends on α.",
+        slips=[
+            Slip("alpha-for-alpha-minus-1", "it looks as if you divided by α where α − 1 belongs.",
+                 lambda p, q, alpha: float(np.log(np.sum(p**alpha * q ** (1 - alpha))) / alpha)),
+            Slip("swapped", "the arguments are swapped: D_α(P‖Q) puts the power α on P.",
+                 lambda p, q, alpha: float(np.log(np.sum(q**alpha * p ** (1 - alpha))) / (alpha - 1))),
+        ],
+    ),
+    Explore(
+        key="renyi-rr-large-order", chapter=CHAPTER, stars=1,
+        figure="renyi-rr", sliders={"p": 0.9},
+        answer=lambda: figure_value("renyi-rr", {"p": 0.9}, "D<sub>α</sub>(RR)"),
+        hint="Move the p slider as asked and read the closed-form curve at the largest order shown.",
+        slips=[
+            Slip("default-p", "p is still at its default; move the slider as asked.",
+                 lambda: figure_value("renyi-rr", {"p": 0.75}, "D<sub>α</sub>(RR)")),
+            Slip("kl-line", "that is the KL line (α → 1); the question asks for the curve at its right end.",
+                 lambda: figure_value("renyi-rr", {"p": 0.9}, "KL limit")),
         ],
     ),
 ]

@@ -3,13 +3,17 @@
 Used in: book/05-subsampling
 """
 
+from math import comb
+
 import numpy as np
 
-from ..exercise_kinds import Numeric, Slip
+from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 from ..rdp import rdp_gaussian
 from ..subsampling import rdp_subsampled, rdp_subsampled_gaussian
 
 CHAPTER = "05-subsampling"
+
+_ALPHA_READ = 9.674511879626301  # the order of the figure's grid nearest to 10
 
 EXERCISES = [
     Numeric(
@@ -49,6 +53,52 @@ EXERCISES = [
                  lambda: rdp_subsampled_gaussian(2.0, 0.01, 1.0) / rdp_subsampled(2.0, 0.01, rdp_gaussian(2.0, 1.0))),
             Slip("small-q-limit", "that is the small-q approximation 1/q; the question asks for the exact ratio.",
                  lambda: 100.0),
+        ],
+    ),
+    Symbolic(
+        key="subsampling-order-two", chapter=CHAPTER, stars=2,
+        answer="log(1 + q**2*(exp(1/sigma**2) - 1))",
+        symbols={"q": (0.001, 1.0), "sigma": (0.5, 5.0)},
+        hint="At α = 2 the binomial expansion of the moment has three terms; the terms with j = 0 and j = 1 "
+             "combine with the rest of the sum.",
+        slips=[
+            Slip("q-not-squared", "the privacy cost of subsampling at order 2 is quadratic in q.",
+                 "log(1 + q*(exp(1/sigma**2) - 1))"),
+            Slip("sigma-for-sigma2", "it looks as if σ appears where σ² belongs.",
+                 "log(1 + q**2*(exp(1/sigma) - 1))"),
+        ],
+    ),
+    Code(
+        key="subsampling-binomial-rdp", chapter=CHAPTER, stars=3,
+        function="sampled_gaussian_rdp", signature="(alpha, q, sigma)",
+        reference="dpnotes.subsampling:rdp_subsampled_gaussian",
+        inputs=lambda rng: {"alpha": int(rng.integers(2, 13)), "q": float(rng.uniform(0.001, 0.5)),
+                            "sigma": float(rng.uniform(0.6, 5.0))},
+        n_cases=40, rtol=1e-8, edge_cases=[{"alpha": 2, "q": 0.5, "sigma": 1.0}],
+        hint="For an integer order, expand (1 − q + q·e^(ℓ))^α by the binomial theorem and take the Gaussian "
+             "expectation of each term.",
+        slips=[
+            Slip("no-division", "the RDP is log A_α divided by α − 1.",
+                 lambda alpha, q, sigma: float(np.log(sum(comb(alpha, j) * q**j * (1 - q) ** (alpha - j)
+                                                          * np.exp(j * (j - 1) / (2 * sigma**2))
+                                                          for j in range(alpha + 1))))),
+            Slip("sigma-for-sigma2", "it looks as if σ appears where σ² belongs.",
+                 lambda alpha, q, sigma: float(np.log(sum(comb(alpha, j) * q**j * (1 - q) ** (alpha - j)
+                                                          * np.exp(j * (j - 1) / (2 * sigma))
+                                                          for j in range(alpha + 1))) / (alpha - 1))),
+        ],
+    ),
+    Explore(
+        key="subsampling-rdp-reading", chapter=CHAPTER, stars=1,
+        figure="subsampling-rdp", sliders={"q": 0.1, "sigma": 1.0},
+        answer=lambda: figure_value("subsampling-rdp", {"q": 0.1, "sigma": 1.0}, "exact sampled Gaussian", x=_ALPHA_READ),
+        hint="Set both sliders as asked and read the exact curve at the order asked for (hover over the curve).",
+        slips=[
+            Slip("default-q", "q is still at its default; move the slider as asked.",
+                 lambda: figure_value("subsampling-rdp", {"q": 0.01, "sigma": 1.0}, "exact sampled Gaussian",
+                                      x=_ALPHA_READ)),
+            Slip("no-subsampling", "that is the Gaussian without subsampling.",
+                 lambda: figure_value("subsampling-rdp", {"q": 0.1, "sigma": 1.0}, "Gaussian without", x=_ALPHA_READ)),
         ],
     ),
 ]
