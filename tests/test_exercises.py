@@ -398,3 +398,20 @@ def test_every_exercise_title_shows_its_difficulty():
     for key, title in titles.items():
         stars = re.search(r"(★+)\s*$", title)
         assert stars and len(stars.group(1)) == REGISTRY[key].stars, f"{key}: {title!r}"
+
+
+@pytest.mark.parametrize("chapter", sorted(m.CHAPTER for m in CHAPTER_MODULES))
+def test_every_solution_passes_its_own_checker(chapter):
+    """Run the chapter's first code cell (its imports), then every solution cell: each check must say right."""
+    cells = json.loads((BOOK / f"{chapter}.ipynb").read_text())["cells"]
+    setup = next("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    namespace, verdicts = {}, {}
+    exec(compile(setup, f"{chapter}: setup", "exec"), namespace)
+    namespace["check"] = lambda key, value: verdicts.setdefault(key, REGISTRY[key].check(value))
+    for before, cell in zip(cells, cells[1:]):
+        if cell["cell_type"] == "code" and "{solution-start}" in "".join(before["source"]):
+            exec(compile("".join(cell["source"]), f"{chapter}: solution", "exec"), namespace)
+    expected = {k for k, s in REGISTRY.items() if s.chapter == chapter and s.kind != "written"}
+    assert set(verdicts) == expected, sorted(expected ^ set(verdicts))
+    wrong = {k: v.message for k, v in verdicts.items() if v.status != "right"}
+    assert not wrong, wrong

@@ -19,6 +19,8 @@ def _random_losses(rng):
     return {"loss_in": a, "loss_out": b, "threshold": float(rng.uniform(0.1, 1.5))}
 
 
+_SIGMA_READ = 0.5  # the σ slider's smallest position
+
 EXERCISES = [
     Numeric(
         key="learning-median-sensitivity", chapter=CHAPTER, stars=1,
@@ -97,14 +99,14 @@ EXERCISES = [
     ),
     Explore(
         key="learning-membership-sigma", chapter=CHAPTER, stars=1,
-        figure="learning-membership", sliders={"sigma": 1.0},
-        answer=lambda: figure_value("learning-membership", {"sigma": 1.0}, "attack accuracy, DP-SGD"),
+        figure="learning-membership", sliders={"sigma": _SIGMA_READ},
+        answer=lambda: figure_value("learning-membership", {"sigma": _SIGMA_READ}, "attack accuracy, DP-SGD"),
         hint="Move the σ slider as asked and read the DP-SGD curve at its right end.",
         slips=[
             Slip("default-sigma", "σ is still at its default; move the slider as asked.",
                  lambda: figure_value("learning-membership", {"sigma": 2.0}, "attack accuracy, DP-SGD")),
             Slip("no-noise-curve", "that is the curve without noise; the question asks about DP-SGD.",
-                 lambda: figure_value("learning-membership", {"sigma": 1.0}, "attack accuracy, no noise")),
+                 lambda: figure_value("learning-membership", {"sigma": _SIGMA_READ}, "attack accuracy, no noise")),
         ],
     ),
 ]

@@ -75,7 +75,7 @@ EXERCISES = [
         reference="dpnotes.pld:gaussian_delta_exact", argmap={"eps": "epsilon"},
         inputs=lambda rng: {"eps": float(rng.uniform(0.0, 5.0)), "mu": float(rng.uniform(0.1, 4.0))},
         n_cases=40, rtol=1e-7, atol=1e-12, edge_cases=[{"eps": 0.0, "mu": 1.0}],
-        hint="δ(ε) = P[Z > ε] − e^ε P[Z′ > ε] with Z and Z′ the privacy losses under the two laws, both Gaussian.",
+        hint="Write δ(ε) through the tails of the privacy losses under the two laws; both losses are Gaussian.",
         slips=[
             Slip("missing-exp", "the second term carries the factor e^ε.",
                  lambda eps, mu: float(stats.norm.cdf(-eps / mu + mu / 2) - stats.norm.cdf(-eps / mu - mu / 2))),

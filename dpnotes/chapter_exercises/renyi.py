@@ -81,7 +81,8 @@ EXERCISES = [
         function="renyi_pmf", signature="(p, q, alpha)",
         reference="dpnotes.divergence:renyi_divergence", inputs=_random_pmf_pair, n_cases=40, rtol=1e-8,
         edge_cases=[{"p": np.array([0.5, 0.5]), "q": np.array([0.5, 0.5]), "alpha": 2.0}],
-        hint="D_α(P‖Q) = log(Σ_x P(x)^α Q(x)^(1−α)) divided by one quantity that depends on α.",
+        hint="Start from the definition of the Rényi divergence in this chapter; for pmfs its integral is a sum over "
+             "the outcomes.",
         slips=[
             Slip("alpha-for-alpha-minus-1", "it looks as if you divided by α where α − 1 belongs.",
                  lambda p, q, alpha: float(np.log(np.sum(p**alpha * q ** (1 - alpha))) / alpha)),
