@@ -31,14 +31,19 @@ __all__ = ["clip_rows", "logistic_gradients", "dp_sgd"]
 _MAX_WORK = 1e10  # the most per-record gradient entries (steps · n · d) one run may compute
 
 
+def _real_array(value, name, what):
+    """``value`` as a float array (it may be empty: a batch may be), or a TypeError naming ``name``."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be an array of real {what} (got {type(value).__name__})")
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be an array of real {what} ({err})") from err
+
+
 def _as_rows(g, name, promote=False):
     """A 2-D float array of rows (with ``promote``, a 1-D array is one row); it may have no rows (an empty batch)."""
-    if g is None or isinstance(g, (str, bytes)):
-        raise TypeError(f"{name} must be an array of real rows (got {type(g).__name__})")
-    try:
-        arr = np.asarray(g, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise TypeError(f"{name} must be an array of real rows ({err})") from err
+    arr = _real_array(g, name, "rows")
     arr = np.atleast_2d(arr) if promote and arr.ndim < 2 else arr
     if arr.ndim != 2 or arr.shape[1] == 0:
         raise ValueError(f"{name} must be two-dimensional, one record per row, with at least one column "
@@ -51,12 +56,7 @@ def _as_rows(g, name, promote=False):
 def _as_records(x, y):
     """x (n, d) finite and y (n,) finite, n ≥ 0 (a batch may be empty), of matching lengths."""
     x = _as_rows(x, "x", promote=True)
-    if y is None or isinstance(y, (str, bytes)):
-        raise TypeError(f"y must be an array of real labels (got {type(y).__name__})")
-    try:
-        y = np.asarray(y, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise TypeError(f"y must be an array of real labels ({err})") from err
+    y = _real_array(y, "y", "labels")
     if y.ndim != 1 or y.shape[0] != x.shape[0]:
         raise ValueError(f"x and y must have the same number of records: y must be 1-D of length {x.shape[0]} "
                          f"(got shape {y.shape})")

@@ -1325,12 +1325,16 @@ def dpsgd_grid_interval(q, sigma, steps):
     q = float(check_probability(q, "q"))
     sigma = check_noise_multiplier(sigma)
     steps = check_steps(steps)
-    s = min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)  # per-step loss std
-    s = max(s, 1e-12)
+    s = max(_step_loss_std(q, sigma), 1e-12)
     mu = s * math.sqrt(steps)
     eps_guess = max(mu * 4.0 + 0.5 * mu * mu, 1e-3)
     d = math.sqrt(5e-5 * eps_guess / steps)
     return float(min(d, s / 4, 0.05))
+
+
+def _step_loss_std(q, sigma):
+    """About the standard deviation of one DP-SGD step's privacy loss: min(q√(e^{1/σ²} − 1), 1/σ)."""
+    return min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)
 
 
 def _check_dpsgd_cost(q, sigma, steps, interval):
@@ -1339,7 +1343,7 @@ def _check_dpsgd_cost(q, sigma, steps, interval):
     The composed loss has mean ≈ T·s²/2 and standard deviation ≈ √T·s (s the per-step loss
     standard deviation of :func:`dpsgd_grid_interval`); the grid spans about mean + 40 standard deviations.
     """
-    s = min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)
+    s = _step_loss_std(q, sigma)
     width = steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
     _check_points(width / interval, f"steps = {steps:g} at interval = {interval:.3g}",
                   "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")
