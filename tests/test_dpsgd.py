@@ -299,3 +299,11 @@ def test_s4_17_reproductions_with_pld():
         res = quiet(dpsgd_epsilon_routes, q, sigma, steps, 1e-5, routes=ROUTES)
         assert min(res, key=res.get) == "pld"
         assert res["pld"] > 0.85 * res["rdp"]
+
+
+@pytest.mark.parametrize("sigma", [1e300, 1e-300])
+@pytest.mark.parametrize("route", ["route1", "route2", "route3", "rdp-mironov", "rdp", "pld"])
+def test_every_route_names_sigma_outside_its_range(route, sigma):
+    # each route raised OverflowError or ZeroDivisionError at these σ
+    with pytest.raises(ValueError, match="sigma"):
+        dpsgd_epsilon(0.01, sigma, 100, 1e-5, route=route)

@@ -467,3 +467,13 @@ def test_gaussian_delta_at_infinite_epsilon_and_tiny_mu():
     assert gaussian_delta_exact(0.5, 1e-300) == 0.0
     # at ε = 0, δ = Φ(μ/2) − Φ(−μ/2) ≈ μ·φ(0) for small μ
     assert gaussian_delta_exact(0.0, 1e-8) == pytest.approx(1e-8 / math.sqrt(2 * math.pi), rel=1e-6)
+
+
+def test_a_tiny_tail_mass_stays_bounded_and_valid():
+    # tail_mass = 1e-300 ran without end; now the grid reaches further out and δ stays an upper bound
+    import time
+
+    start = time.perf_counter()
+    tiny = dpsgd_delta_pld(0.01, 1.0, 10, 1.0, tail_mass=1e-300)
+    assert time.perf_counter() - start < 10.0
+    assert tiny >= dpsgd_delta_pld(0.01, 1.0, 10, 1.0, interval=1e-4) * (1 - 1e-5)
