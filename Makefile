@@ -29,6 +29,7 @@ $(TEST_STAMP): $(STAMP) requirements-test.txt requirements-grading.txt
 	@touch $@
 
 test-deps: $(TEST_STAMP) chromium
+	$(PY) tools/vendor.py --test
 
 chromium:
 	@if ! command -v chromium >/dev/null 2>&1; then \

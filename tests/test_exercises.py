@@ -19,6 +19,7 @@ import pytest
 import sympy as sp
 
 from dpnotes.chapter_exercises import CHAPTER_MODULES, REGISTRY, score
+from dpnotes.exercise_kinds.verdict import STATUSES
 from dpnotes.exercise_kinds import (Code, Criterion, Explore, Numeric, Registry, Slip, Symbolic, Verdict, Written,
                                     figure_value)
 from dpnotes.exercise_kinds.parsing import ExpressionError, read_expression
@@ -62,7 +63,7 @@ def test_verdict_display():
     assert repr(v).startswith("✗ renyi-gaussian-order: not yet: it looks as if σ appears where σ² belongs")
     assert v.slip == "sigma-for-sigma2" and v.fraction == 0.0
     html = Verdict("x", "wrong", "a < b & c").__repr__(), Verdict("x", "wrong", "a < b & c")._repr_html_()
-    assert "a &lt; b &amp; c" in html[1] and "#c62828" in html[1]
+    assert "a &lt; b &amp; c" in html[1] and STATUSES["wrong"][1] in html[1]
     with pytest.raises(ValueError, match="status"):
         Verdict("x", "maybe", "")
 

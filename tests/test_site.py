@@ -1,14 +1,20 @@
 """The built site as a reader sees it, in headless Chromium (Debian's) driven by Playwright.
 
-Every page: no request to another host, no console error, no math left as raw TeX,
-a screenshot under ``_build/screenshots/``. Every static figure: every slider moved,
-and the plotted data equal, at each position, what the package computes.
+Every page: no request to another host, no console error, no math left as raw TeX, no
+serious or critical accessibility violation (axe-core, injected into the page) in light
+and in dark mode, a screenshot under ``_build/screenshots/``. Every static figure: every
+slider moved, and the plotted data equal, at each position, what the package computes; at
+phone width (390 px) nothing scrolls sideways and no value is cut; in dark mode it takes
+the page's colours; in print it shows its slider values. The menus open on a phone and the
+sidebar collapses on a desktop. Every chapter's weight and time to its first working
+slider on a throttled line (10 Mbit/s, 40 ms) go into ``_build/browser-report.json``.
 """
 
 import os
 import json
 import re
 import shutil
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -22,6 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the built site
 SHOTS = HTML.parent / "screenshots"
 REPORT = HTML.parent / "browser-report.json"
+AXE = HTML.parent / "test-assets" / "axe-core" / "axe.min.js"  # tools/vendor.py --test (make test-deps)
+#: a slow line: the heaviest chapter must have a working slider within READY_BUDGET_S
+SLOW_LINE = {"offline": False, "latency": 40, "downloadThroughput": 10e6 / 8, "uploadThroughput": 10e6 / 8}
+READY_BUDGET_S = 3.0
+PHONE = {"width": 390, "height": 844}
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
                if not p.relative_to(HTML).parts[0].startswith("_")) if HTML.exists() else ["(site not built)"]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -44,9 +55,14 @@ def browser():
     REPORT.write_text(json.dumps(_report, indent=1, sort_keys=True))
 
 
-def _open(browser, url):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def _open(browser, url, viewport=None, color_scheme="light", received=None):
+    page = browser.new_page(viewport=viewport or {"width": 1280, "height": 900}, color_scheme=color_scheme)
     foreign, errors = [], []
+    if received is not None:  # bytes over the wire, each request, with the cache off
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.on("Network.loadingFinished", lambda e: received.append(e["encodedDataLength"]))
 
     def route(r):
         host = urlparse(r.request.url).hostname
@@ -61,9 +77,25 @@ def _open(browser, url):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("requestfailed", lambda r: errors.append(f"failed request {r.url}") if urlparse(r.url).hostname == "127.0.0.1" else None)
     page.goto(url, wait_until="networkidle")
+    # on pages with figures MathJax is loaded once they are drawn (see book/_ext)
+    page.wait_for_function("""() => !document.querySelector('.math') ||
+        (window.MathJax && MathJax.startup && MathJax.startup.promise)""")
     page.evaluate("() => (window.MathJax && MathJax.startup && MathJax.startup.promise) || null")
     page.wait_for_load_state("networkidle")
     return page, foreign, errors
+
+
+def _axe(page):
+    """Serious and critical violations of axe-core's rules on the page, one line each."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `python tools/vendor.py --test` (make test-deps does)")
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => v.nodes.map(n => v.id + ' (' + v.impact + '): ' + n.target.join(' ') + ' ' +
+             ((n.any[0] || n.all[0] || n.none[0] || {}).message || '')))
+        .flat()""")
+    return found
 
 
 _VISIBLE_TEXT = """() => {
@@ -77,7 +109,8 @@ _VISIBLE_TEXT = """() => {
 @pytest.mark.parametrize("rel", PAGES)
 def test_page_offline_clean_and_typeset(browser, site_url, rel):
     assert HTML.exists(), "build the book first (make book)"
-    page, foreign, errors = _open(browser, f"{site_url}/{rel}")
+    received = []
+    page, foreign, errors = _open(browser, f"{site_url}/{rel}", received=received)
     try:
         unrendered = page.evaluate(
             "() => Array.from(document.querySelectorAll('.math')).filter(e => !e.querySelector('mjx-container')).length")
@@ -86,9 +119,13 @@ def test_page_offline_clean_and_typeset(browser, site_url, rel):
         shot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shot), full_page=True)
         size = (HTML / rel).stat().st_size
-        _report[rel] = {"foreign_requests": len(foreign), "console_errors": len(errors), "html_bytes": size}
+        violations = _axe(page)
+        _report.setdefault(rel, {}).update({
+            "foreign_requests": len(foreign), "console_errors": len(errors), "html_bytes": size,
+            "transferred_bytes": int(sum(received)), "axe_serious_light": len(violations)})
     finally:
         page.close()
+    assert not violations, "accessibility (light mode): " + "\n".join(violations[:10])
     assert not foreign, f"requests to other hosts: {foreign}"
     assert not errors, f"console errors: {errors}"
     assert unrendered == 0, f"{unrendered} math elements not typeset"
@@ -196,3 +233,195 @@ def test_every_solution_is_closed_until_the_reader_opens_it(browser, site_url, r
         assert opened > 0
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("rel", PAGES)
+def test_page_accessible_in_dark_mode(browser, site_url, rel):
+    page, foreign, errors = _open(browser, f"{site_url}/{rel}", color_scheme="dark")
+    try:
+        assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+        shot = SHOTS / "dark" / (rel.replace("/", "__").removesuffix(".html") + ".png")
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot))  # the first screen (the light-mode shots are full pages)
+        violations = _axe(page)
+        _report.setdefault(rel, {})["axe_serious_dark"] = len(violations)
+    finally:
+        page.close()
+    assert not violations, "accessibility (dark mode): " + "\n".join(violations[:10])
+    assert not errors, errors
+
+
+_FIGURE_COLOURS = """() => Array.from(document.querySelectorAll('.dpnotes-widget')).map(w => {
+  const gd = w.querySelector('.dpnotes-plot');
+  return {key: w.dataset.key, paper: gd._fullLayout.paper_bgcolor, plot: gd._fullLayout.plot_bgcolor,
+          font: gd._fullLayout.font.color, panel: getComputedStyle(w.parentElement).backgroundColor,
+          text: getComputedStyle(document.documentElement).getPropertyValue('--pst-color-text-base').trim()};
+})"""
+
+
+def test_figures_follow_the_colour_mode_live(browser, site_url):
+    rel = _widget_pages()[0]
+    page, _, errors = _open(browser, f"{site_url}/{rel}", color_scheme="light")
+    try:
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')")
+        light = page.evaluate(_FIGURE_COLOURS)
+        # the theme's colour-mode button: light → dark
+        page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
+        page.wait_for_timeout(300)
+        dark = page.evaluate(_FIGURE_COLOURS)
+    finally:
+        page.close()
+    assert not errors, errors
+    clear = {"rgba(0,0,0,0)", "transparent"}
+    for state in light + dark:
+        assert {state["paper"].replace(" ", ""), state["plot"].replace(" ", "")} <= clear, state
+        assert state["panel"].replace(" ", "") in clear, state
+    for a, b in zip(light, dark):
+        assert a["font"] != b["font"], f"{a['key']}: the plot's text colour did not follow the mode"
+
+
+def _rect_inside(inner, outer, slack=1.0):
+    return (inner["left"] >= outer["left"] - slack and inner["right"] <= outer["right"] + slack
+            and inner["top"] >= outer["top"] - slack and inner["bottom"] <= outer["bottom"] + slack)
+
+
+_PHONE_LAYOUT = """() => {
+  const box = e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  return {
+    pageOverflow: document.scrollingElement.scrollWidth - window.innerWidth,
+    widgets: Array.from(document.querySelectorAll('.dpnotes-widget')).map(w => ({
+      key: w.dataset.key,
+      box: box(w),
+      overflowing: Array.from(w.querySelectorAll('*')).filter(e => !(e instanceof SVGElement) && e.scrollWidth > e.clientWidth + 1)
+          .map(e => e.className),
+      cutValues: Array.from(w.querySelectorAll('.dpnotes-value')).filter(e => e.scrollWidth > e.clientWidth + 1 ||
+          e.getBoundingClientRect().right > w.getBoundingClientRect().right + 1).map(e => e.textContent),
+      svg: box(w.querySelector('.main-svg')),
+      axisTitles: Array.from(w.querySelectorAll('.g-xtitle, .g-ytitle')).map(box),
+      legend: box(w.querySelector('.dpnotes-legend')),
+      modebar: w.querySelectorAll('.modebar').length,
+      links: Array.from(w.querySelectorAll('a[href]')).map(a => a.href),
+    })),
+  };
+}"""
+
+
+@pytest.mark.parametrize("rel", _widget_pages())
+def test_figures_fit_a_phone(browser, site_url, rel):
+    page, _, errors = _open(browser, f"{site_url}/{rel}", viewport=PHONE)
+    try:
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')")
+        layout = page.evaluate(_PHONE_LAYOUT)
+        first = page.locator(".dpnotes-widget").first
+        first.scroll_into_view_if_needed()
+        shot = SHOTS / "phone" / (rel.replace("/", "__").removesuffix(".html") + ".png")
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        first.screenshot(path=str(shot))
+    finally:
+        page.close()
+    assert not errors, errors
+    assert layout["pageOverflow"] <= 0, f"the page scrolls sideways by {layout['pageOverflow']} px"
+    for w in layout["widgets"]:
+        assert w["box"]["right"] <= PHONE["width"], f"{w['key']}: wider than the screen"
+        assert not w["overflowing"], f"{w['key']}: scrolls sideways inside: {w['overflowing']}"
+        assert not w["cutValues"], f"{w['key']}: slider values cut: {w['cutValues']}"
+        for title in w["axisTitles"]:
+            assert _rect_inside(title, w["svg"]), f"{w['key']}: an axis title is cut"
+        assert w["legend"]["top"] >= w["svg"]["bottom"] - 1, f"{w['key']}: the legend overlaps the plot"
+        assert w["modebar"] == 0, f"{w['key']}: plotly's mode bar is shown"
+        assert not w["links"], f"{w['key']}: links in a figure: {w['links']}"
+
+
+def test_menus_open_on_a_phone_and_the_sidebar_collapses_on_a_desktop(browser, site_url):
+    rel = _widget_pages()[0]
+    page, _, errors = _open(browser, f"{site_url}/{rel}", viewport=PHONE)
+    try:
+        for side in ("primary", "secondary"):
+            page.locator(f".{side}-toggle:visible").click()
+            page.wait_for_timeout(300)
+            opened = page.evaluate(f"""() => {{ const d = document.getElementById('pst-{side}-sidebar-modal');
+                return d.open && d.getBoundingClientRect().width > 200 && d.querySelectorAll('a').length > 0; }}""")
+            assert opened, f"the {side} menu does not open at 390 px"
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(300)
+        page.screenshot(path=str(SHOTS / "phone" / "menus-closed.png"))
+    finally:
+        page.close()
+    page, _, errors2 = _open(browser, f"{site_url}/{rel}", viewport={"width": 1400, "height": 900})
+    try:
+        shown = "() => getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility"
+        assert page.evaluate(shown) == "visible"
+        page.locator(".primary-toggle:visible").click()
+        page.wait_for_timeout(500)
+        assert page.evaluate(shown) == "hidden", "the sidebar toggle does not collapse the sidebar at 1400 px"
+        page.locator(".primary-toggle:visible").click()
+        page.wait_for_timeout(500)
+        assert page.evaluate(shown) == "visible"
+    finally:
+        page.close()
+    assert not errors and not errors2, errors + errors2
+
+
+def test_figures_print_with_their_slider_values(browser, site_url):
+    rel = _widget_pages()[0]
+    page, _, errors = _open(browser, f"{site_url}/{rel}")
+    try:
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')")
+        wid, key = page.eval_on_selector(".dpnotes-widget", "e => [e.id, e.dataset.key]")
+        slider = FIGURES[key].sliders[0]
+        page.locator(f"#{wid}-s0").focus()
+        page.keyboard.press("End")
+        page.emulate_media(media="print")
+        state = page.evaluate(f"""() => {{ const w = document.getElementById({json.dumps(wid)});
+            const shown = e => e && getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().height > 0;
+            return {{controls: shown(w.querySelector('.dpnotes-controls')), readout: shown(w.querySelector('.dpnotes-readout')),
+                     text: w.querySelector('.dpnotes-readout').textContent, plot: shown(w.querySelector('.main-svg')),
+                     figureCode: Array.from(document.querySelectorAll('.cell_input')).filter(c => shown(c) &&
+                         /^\\s*(show\\()?FIGURES\\[[^\\]]+\\]\\)?\\s*$/.test(c.innerText)).length}}; }}""")
+        pdf = SHOTS / "print" / (rel.replace("/", "__").removesuffix(".html") + ".pdf")
+        pdf.parent.mkdir(parents=True, exist_ok=True)
+        page.pdf(path=str(pdf))
+    finally:
+        page.close()
+    assert not errors, errors
+    assert not state["controls"] and state["readout"] and state["plot"], state
+    assert f"{slider.label} = {slider.format(slider.values[-1])}" in state["text"]
+    assert state["figureCode"] == 0, "a code cell that only shows a figure is printed"
+
+
+def _site_bytes():
+    return sum(p.stat().st_size for p in HTML.rglob("*") if p.is_file())
+
+
+def _heaviest_chapters(n=3):
+    """The ``n`` figure pages that transfer the most (from their visit above), else the largest files."""
+    pages = _widget_pages()
+    weight = {rel: _report.get(rel, {}).get("transferred_bytes") or (HTML / rel).stat().st_size for rel in pages}
+    return sorted(pages, key=weight.get, reverse=True)[:n]
+
+
+def test_heaviest_chapters_are_ready_on_a_slow_line(browser, site_url):
+    """Time from navigation to every figure drawn, with the cache off, at 10 Mbit/s and 40 ms
+    latency, for the three heaviest chapters; the weight of every page is recorded above."""
+    timings = {}
+    for rel in _heaviest_chapters():
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        try:
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+            cdp.send("Network.emulateNetworkConditions", SLOW_LINE)
+            start = time.perf_counter()
+            page.goto(f"{site_url}/{rel}", wait_until="commit")
+            page.wait_for_function("""() => document.readyState !== 'loading' &&
+                Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')""",
+                                   timeout=60_000)
+            timings[rel] = round(time.perf_counter() - start, 2)
+            _report.setdefault(rel, {})["ready_s_10mbit_40ms"] = timings[rel]
+        finally:
+            page.close()
+    _report["site"] = {"bytes": _site_bytes(), "ready_budget_s": READY_BUDGET_S, "ready_s_10mbit_40ms": timings}
+    assert max(timings.values()) <= READY_BUDGET_S, timings

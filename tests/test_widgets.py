@@ -1,6 +1,7 @@
 """The widget layer: one figure definition, three renderings that agree."""
 
 import base64
+import html as html_lib
 import json
 import re
 import textwrap
@@ -47,6 +48,15 @@ def test_static_html_is_accessible_and_within_budget(key):
     data = re.search(r'<script type="application/json" class="dpnotes-data">(.*?)</script>', html).group(1)
     assert len(data) <= FIGURE_BUDGET_BYTES
     json.loads(data.replace("<\\/", "</"))
+    # the plot is one image, named once by the title and the slider values, holding no control
+    uid = re.match(r'<div class="dpnotes-widget" id="([^"]+)"', html).group(1)
+    plot = re.search(r'<div class="dpnotes-plot" ([^>]*)></div>', html).group(1)
+    assert plot == f'role="img" aria-labelledby="{uid}-title {uid}-readout"'
+    assert html.count('role="img"') == 1 and html.count("aria-label=") == 1  # the legend's
+    # the title and legend are HTML: only <sub>/<sup> survive from the labels' markup
+    title = re.search(r'<p class="dpnotes-title" id="[^"]+">(.*?)</p>', html).group(1)
+    assert re.sub(r"</?su[bp]>", "", title) == html_lib.escape(re.sub(r"</?su[bp]>", "", FIGURES[key].title))
+    assert html.count("<li>") == len(FIGURES[key].traces())
 
 
 def test_budget_is_enforced():

@@ -1,11 +1,14 @@
 """Fill ``_vendor/`` with the web assets the site serves itself (no CDN).
 
 Sources are pinned: npm tarballs fetched with ``npm pack`` and checked against the
-sha512 integrity recorded below, plotly.js from the pinned plotly wheel, and the
-widget script from the ``dpnotes`` package. Only the files a page needs are
-copied (MathJax is pruned to CommonHTML output, TeX input and its fonts).
+sha512 integrity recorded below, and the widget script from the ``dpnotes`` package.
+Only the files a page needs are copied (MathJax is pruned to CommonHTML output, TeX
+input and its fonts; plotly.js is its partial bundle for scatter traces).
 
-Usage: python tools/vendor.py [--force]
+``--test`` fills ``_build/test-assets/`` instead with what the browser tests inject
+into pages (axe-core); it never reaches the site.
+
+Usage: python tools/vendor.py [--force] [--test]
 """
 
 import base64
@@ -18,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 VENDOR = ROOT / "_vendor"
+TEST_ASSETS = ROOT / "_build" / "test-assets"
 CACHE = ROOT / "web" / ".cache"
 
 PACKAGES = {
@@ -35,16 +39,21 @@ PACKAGES = {
             "package/LICENSE": "mathjax/LICENSE",
         },
     ),
-    "requirejs@2.3.8": (
-        "sha512-7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
-        {"package/require.js": "requirejs/require.js"},
-    ),
-    "@jupyter-widgets/html-manager@1.0.15": (
-        "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
-        {"package/dist/": "html-manager/"},
+    # plotly.js's partial bundle with the trace types the book draws (scatter): a quarter of
+    # the full bundle's bytes, same version as the plotly wheel's
+    "plotly.js-basic-dist-min@4.1.1": (
+        "sha512-1oNF8PeQx2hv/y7tqEVWKD3JGwn/MGEMQ8mL9HUwsaqG9FGy/OU5FHUHvzqbqxN4mnwZGI9abTiE775C4kkjMQ==",
+        {"package/plotly-basic.min.js": "plotly/plotly-basic.min.js", "package/LICENSE": "plotly/LICENSE"},
     ),
 }
 
+
+TEST_PACKAGES = {
+    "axe-core@4.14.1": (
+        "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==",
+        {"package/axe.min.js": "axe-core/axe.min.js", "package/LICENSE": "axe-core/LICENSE"},
+    ),
+}
 
 def _tarball(spec):
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -64,7 +73,7 @@ def _check_integrity(path, integrity):
         sys.exit(f"vendor: integrity mismatch for {path.name}; refusing to use it")
 
 
-def _extract(path, mapping):
+def _extract(path, mapping, dest_root):
     with tarfile.open(path) as tar:
         for member in tar.getmembers():
             if not member.isfile():
@@ -74,17 +83,12 @@ def _extract(path, mapping):
                     if member.name.endswith(".map"):
                         continue
                     rel = dest + member.name[len(prefix):] if prefix.endswith("/") else dest
-                    out = VENDOR / rel
+                    out = dest_root / rel
                     out.parent.mkdir(parents=True, exist_ok=True)
                     out.write_bytes(tar.extractfile(member).read())
 
 
 def _copy_local():
-    import plotly
-
-    js = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-    (VENDOR / "plotly").mkdir(parents=True, exist_ok=True)
-    shutil.copy2(js, VENDOR / "plotly" / "plotly.min.js")
     widget_dir = ROOT / "dpnotes" / "widgets" / "static"
     dest = VENDOR / "dpnotes"
     dest.mkdir(parents=True, exist_ok=True)
@@ -93,18 +97,29 @@ def _copy_local():
             shutil.copy2(f, dest / f.name)
 
 
-def main(force=False):
-    stamp = VENDOR / ".complete"
-    if force and VENDOR.exists():
-        shutil.rmtree(VENDOR)
-    if not stamp.exists():
-        for spec, (integrity, mapping) in PACKAGES.items():
-            path = _tarball(spec)
-            _check_integrity(path, integrity)
-            _extract(path, mapping)
-        stamp.write_text("\n".join(PACKAGES) + "\n")
-    _copy_local()  # cheap; keeps the widget script in step with the package
+def _fill(root, packages):
+    """Unpack ``packages`` into ``root`` unless it already holds exactly them."""
+    stamp = root / ".complete"
+    wanted = "\n".join(packages) + "\n"
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    if root.exists():
+        shutil.rmtree(root)
+    for spec, (integrity, mapping) in packages.items():
+        path = _tarball(spec)
+        _check_integrity(path, integrity)
+        _extract(path, mapping, root)
+    stamp.write_text(wanted)
+
+
+def main(force=False, test=False):
+    root, packages = (TEST_ASSETS, TEST_PACKAGES) if test else (VENDOR, PACKAGES)
+    if force and root.exists():
+        shutil.rmtree(root)
+    _fill(root, packages)
+    if not test:
+        _copy_local()  # cheap; keeps the widget script in step with the package
 
 
 if __name__ == "__main__":
-    main(force="--force" in sys.argv)
+    main(force="--force" in sys.argv, test="--test" in sys.argv)

@@ -8,10 +8,18 @@
 - Gives each page every script once: jupyter-book registers sphinx-thebe's
   inline configuration twice, and the second ``const`` declaration is a console
   error in the browser.
+- Loads plotly.js and the widget script only on pages that hold a figure.
+- Adds ``dpnotes-book.js``, which makes the theme's menu buttons work (see there).
+- Ships only what pages use: after the build, removes the theme's source maps, its
+  1.5 MB icon script (the theme's stylesheet already draws the same icons from its
+  web font) and the rules of the 1,900 icons no page shows, the translations of the
+  theme's own labels, and Sphinx's search index from every page but the search page
+  (the theme loads it everywhere for search-as-you-type, which is off).
 """
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 from docutils import nodes
@@ -47,11 +55,70 @@ def _dedupe_scripts(app, pagename, templatename, context, doctree):
         if key not in seen:
             seen.add(key)
             unique.append(script)
-    context["script_files"] = unique
+    scripts[:] = unique  # in place: the builder adds later scripts to this list
+
+
+def _page_scripts(app, pagename, templatename, context, doctree):
+    """plotly.js and the widget script on pages with a figure, and MathJax after the figures.
+
+    On a slow line the 1.2 MB of MathJax and of plotly.js share the bandwidth; the widget
+    script starts MathJax once the figures are drawn, so sliders work about a second sooner
+    while the math is typeset no later than the total bytes allow.
+    """
+    if 'class="dpnotes-widget"' not in context.get("body", ""):
+        return
+    scripts = context.get("script_files", [])
+    path = f"_static/{app.config.mathjax_path}"  # as the builder records it
+    mathjax = [js for js in scripts if getattr(js, "filename", None) == path]
+    for js in mathjax:
+        scripts.remove(js)
+    extra = {"data-mathjax": app.config.mathjax_path} if mathjax else {}
+    app.add_js_file("plotly/plotly-basic.min.js", loading_method="defer")
+    app.add_js_file("dpnotes/dpnotes-widget.js", loading_method="defer", **extra)
 
 
 def _add_static(app):
     app.config.html_static_path.append(str(STATIC))
+
+
+_ICON_SCRIPT = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
+_SEARCH_SCRIPTS = re.compile(
+    r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)"></script>')
+_UNUSED = ("**/*.map", "scripts/fontawesome.js*", "vendor/fontawesome/webfonts/*.ttf", "locales")
+_ICON_RULE = re.compile(r'((?:\.fa-[a-z0-9-]+:before,?)+)\{content:"[^"]*"\}')
+_ICON_NAME = re.compile(r"fa-[a-z0-9-]+")
+
+
+def _prune_icon_rules(css_path, used):
+    """Drop the theme stylesheet's ``.fa-name:before{content:…}`` rules for icons not in ``used``."""
+    if not css_path.exists():
+        return
+    css = css_path.read_text(encoding="utf-8")
+    keep = lambda m: m.group(0) if used & set(_ICON_NAME.findall(m.group(1))) else ""
+    css_path.write_text(_ICON_RULE.sub(keep, css), encoding="utf-8")
+
+
+def _prune(app, exception):
+    """Remove what no page requests (source maps, the icon script, the theme's translations)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    used = set()
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        pruned = _ICON_SCRIPT.sub("", text)
+        if page.relative_to(out).as_posix() != "search.html":
+            pruned = _SEARCH_SCRIPTS.sub("", pruned)
+        used |= set(_ICON_NAME.findall(pruned))
+        if pruned != text:
+            page.write_text(pruned, encoding="utf-8")
+    static = out / "_static"
+    for script in static.rglob("*.js"):
+        used |= set(_ICON_NAME.findall(script.read_text(encoding="utf-8", errors="ignore")))
+    _prune_icon_rules(static / "styles" / "pydata-sphinx-theme.css", used)
+    for pattern in _UNUSED:
+        for path in static.glob(pattern):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
 def setup(app):
@@ -59,5 +126,8 @@ def setup(app):
     app.add_role("claim", claim_role)
     app.connect("builder-inited", _add_static)
     app.add_css_file("dpnotes-book.css")
+    app.add_js_file("dpnotes-book.js", loading_method="defer")
+    app.connect("html-page-context", _page_scripts, priority=800)  # after mathjax adds its script
+    app.connect("build-finished", _prune)
     app.connect("html-page-context", _dedupe_scripts, priority=900)  # after the others add theirs
     return {"parallel_read_safe": True, "parallel_write_safe": True}

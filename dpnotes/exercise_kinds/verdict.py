@@ -5,12 +5,13 @@ from dataclasses import dataclass
 
 __all__ = ["Verdict", "STATUSES"]
 
-#: status → (mark, colour) of the displayed verdict
+#: status → (mark, colour) of the displayed verdict; each colour has a contrast of at least
+#: 4.5:1 (WCAG AA) on white and on the light panel the book's dark mode puts outputs on
 STATUSES = {
-    "right": ("✓", "#2e7d32"),
-    "close": ("≈", "#ef6c00"),
-    "wrong": ("✗", "#c62828"),
-    "ungraded": ("✎", "#455a64"),
+    "right": ("✓", "#1b5e20"),
+    "close": ("≈", "#8a4500"),
+    "wrong": ("✗", "#a61b1b"),
+    "ungraded": ("✎", "#37474f"),
 }
 
 

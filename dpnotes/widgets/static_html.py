@@ -9,6 +9,7 @@ import base64
 import html
 import itertools
 import json
+import re
 
 import numpy as np
 
@@ -81,11 +82,36 @@ def payload(fig):
 
 
 _counter = itertools.count()
+_RICH_TAGS = re.compile(r"&lt;(/?)(sub|sup)&gt;")
+_DASHES = {"solid": "", "dash": "6 4", "dot": "2 3"}
+
+
+def _rich(text):
+    """``text`` escaped for HTML, keeping only the ``<sub>``/``<sup>`` markup that labels use."""
+    return _RICH_TAGS.sub(r"<\1\2>", html.escape(text))
+
+
+def _swatch(i, style):
+    """A small inline SVG of trace ``i``'s line or marker (its colour is set by the script)."""
+    if style["mode"] == "markers":
+        mark = f'<circle cx="14" cy="6" r="4" fill="{style["color"]}" data-trace="{i}"/>'
+    else:
+        dash = _DASHES.get(style["dash"], "")
+        dash = f' stroke-dasharray="{dash}"' if dash else ""
+        mark = (f'<line x1="1" y1="6" x2="27" y2="6" stroke="{style["color"]}" stroke-width="2.5"'
+                f'{dash} data-trace="{i}"/>')
+    return f'<svg class="dpnotes-swatch" width="28" height="12" aria-hidden="true" focusable="false">{mark}</svg>'
 
 
 def render_html(fig):
-    """The ``<div class="dpnotes-widget">`` for the static site."""
-    data = json.dumps(payload(fig), separators=(",", ":"), allow_nan=False)
+    """The ``<div class="dpnotes-widget">`` for the static site.
+
+    Title and legend are HTML, so they wrap on a narrow screen; the plot region is an
+    image labelled by the title and the current slider values; on paper the sliders
+    give way to those values.
+    """
+    data_obj = payload(fig)
+    data = json.dumps(data_obj, separators=(",", ":"), allow_nan=False)
     if len(data) > FIGURE_BUDGET_BYTES:
         raise ValueError(
             f"figure {fig.key}: embedded data is {len(data)} bytes, over the budget of "
@@ -100,16 +126,20 @@ def render_html(fig):
             f'<div class="dpnotes-slider"><label for="{sid}">{html.escape(s.label)}</label>'
             f'<input type="range" id="{sid}" data-slider="{j}" min="0" max="{len(s.values) - 1}" '
             f'step="1" value="{i}" aria-valuetext="{html.escape(s.label)} = {s.format(s.default)}">'
-            f'<span class="dpnotes-value">{s.format(s.default)}</span></div>'
+            f'<span class="dpnotes-value" aria-hidden="true">{s.format(s.default)}</span></div>'
         )
+    legend = "".join(f"<li>{_swatch(i, style)}<span>{_rich(style['name'])}</span></li>"
+                     for i, style in enumerate(data_obj["traces"]))
     readout = ", ".join(f"{s.label} = {s.format(s.default)}" for s in fig.sliders)
     safe_data = data.replace("</", "<\\/")
     caption = f'<p class="dpnotes-caption">{html.escape(fig.caption)}</p>' if fig.caption else ""
     return (
         f'<div class="dpnotes-widget" id="{uid}" data-key="{html.escape(fig.key)}">'
+        f'<p class="dpnotes-title" id="{uid}-title">{_rich(fig.title)}</p>'
         f'<div class="dpnotes-controls">{"".join(controls)}</div>'
-        f'<output class="dpnotes-readout" aria-live="polite">{html.escape(readout)}</output>'
-        f'<div class="dpnotes-plot" role="img" aria-label="{html.escape(fig.title)}"></div>'
+        f'<div class="dpnotes-plot" role="img" aria-labelledby="{uid}-title {uid}-readout"></div>'
+        f'<ul class="dpnotes-legend" aria-label="Legend">{legend}</ul>'
+        f'<output class="dpnotes-readout" id="{uid}-readout" aria-live="polite">{html.escape(readout)}</output>'
         f"{caption}"
         f'<script type="application/json" class="dpnotes-data">{safe_data}</script>'
         f"</div>"

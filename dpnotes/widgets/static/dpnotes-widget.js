@@ -1,24 +1,23 @@
-/* dpnotes static widgets: redraw precomputed curves when a slider moves (no kernel). */
+/* dpnotes static widgets: redraw precomputed curves when a slider moves (no kernel).
+ *
+ * plotly.js (its partial "basic" bundle) is loaded by a deferred script tag before this
+ * one, on pages that hold a widget only. The plot follows the page's colour mode, live:
+ * transparent backgrounds, the theme's text and grid colours. The title and the legend are
+ * HTML (they wrap on a phone); plotly draws only the axes and the curves, with no mode bar.
+ */
 (function () {
   "use strict";
-  var here = document.currentScript && document.currentScript.src;
-  var plotlyUrl = here ? here.replace(/dpnotes\/dpnotes-widget\.js.*$/, "plotly/plotly.min.js") : null;
-  var plotlyPromise = null;
+  var me = document.currentScript;
+  var staticRoot = me ? me.src.replace(/dpnotes\/dpnotes-widget\.js.*$/, "") : null;
+  var mathjaxPath = me && me.getAttribute("data-mathjax");
 
-  function loadPlotly() {
-    if (window.Plotly) return Promise.resolve(window.Plotly);
-    if (plotlyPromise) return plotlyPromise;
-    plotlyPromise = new Promise(function (resolve, reject) {
-      // plotly.js registers itself with an AMD loader when one is present; load it as a global.
-      var savedDefine = window.define;
-      window.define = undefined;
-      var s = document.createElement("script");
-      s.src = plotlyUrl;
-      s.onload = function () { window.define = savedDefine; resolve(window.Plotly); };
-      s.onerror = function () { window.define = savedDefine; reject(new Error("plotly.js failed to load")); };
-      document.head.appendChild(s);
-    });
-    return plotlyPromise;
+  function loadMathJax() {
+    // the page's math, deferred by the build until the figures are drawn (see dpnotes_sphinx)
+    if (!mathjaxPath || !staticRoot || document.querySelector("script[data-dpnotes-mathjax]")) return;
+    var s = document.createElement("script");
+    s.src = staticRoot + mathjaxPath;
+    s.setAttribute("data-dpnotes-mathjax", "1");
+    document.head.appendChild(s);
   }
 
   function decode(b64) {
@@ -28,6 +27,20 @@
   }
 
   var DASH = { solid: "solid", dash: "dash", dot: "dot" };
+  var INK = /^(black|#000|#000000)$/i; // "ink" traces take the page's text colour
+
+  function themeColours() {
+    var css = getComputedStyle(document.documentElement);
+    function v(name, fallback) { return (css.getPropertyValue(name) || "").trim() || fallback; }
+    var dark = document.documentElement.dataset.theme === "dark";
+    return {
+      dark: dark,
+      text: v("--pst-color-text-base", dark ? "#ced6dd" : "#222832"),
+      muted: v("--pst-color-text-muted", dark ? "#9ca4af" : "#48566b"),
+      grid: dark ? "rgba(255,255,255,0.14)" : "rgba(0,0,0,0.10)",
+      line: v("--pst-color-border", dark ? "#48566b" : "#d1d5da"),
+    };
+  }
 
   function Widget(root) {
     this.root = root;
@@ -36,6 +49,7 @@
     this.inputs = Array.prototype.slice.call(root.querySelectorAll("input[type=range]"));
     this.plot = root.querySelector(".dpnotes-plot");
     this.readout = root.querySelector(".dpnotes-readout");
+    this.swatches = Array.prototype.slice.call(root.querySelectorAll(".dpnotes-legend line, .dpnotes-legend circle"));
   }
 
   Widget.prototype.frameIndex = function () {
@@ -52,40 +66,57 @@
     return out;
   };
 
-  Widget.prototype.traces = function () {
-    var frame = this.data.frames[this.frameIndex()], arrays = this.arrays;
+  Widget.prototype.colour = function (style, theme) {
+    return INK.test(style.color) ? theme.text : style.color;
+  };
+
+  Widget.prototype.traces = function (theme) {
+    var frame = this.data.frames[this.frameIndex()], arrays = this.arrays, self = this;
     return this.data.traces.map(function (style, i) {
       var t = {
         name: style.name, x: arrays[frame[i][0]], y: arrays[frame[i][1]],
-        type: "scatter", mode: style.mode,
+        type: "scatter", mode: style.mode, showlegend: false,
       };
-      if (style.mode === "markers") t.marker = { color: style.color, size: 7 };
-      else t.line = { color: style.color, dash: DASH[style.dash] || "solid", width: 2 };
+      var c = self.colour(style, theme);
+      if (style.mode === "markers") t.marker = { color: c, size: 7 };
+      else t.line = { color: c, dash: DASH[style.dash] || "solid", width: 2 };
       return t;
     });
   };
 
-  Widget.prototype.layout = function () {
-    var d = this.data;
-    var layout = {
-      title: { text: d.title, font: { size: 14 } },
-      xaxis: { title: { text: d.xLabel }, type: d.xLog ? "log" : "linear" },
-      yaxis: { title: { text: d.yLabel }, type: d.yLog ? "log" : "linear" },
-      margin: { l: 60, r: 20, t: 40, b: 50 },
-      legend: { orientation: "h", y: -0.25 },
-      height: 380,
-    };
+  Widget.prototype.layout = function (theme) {
+    var d = this.data, narrow = this.plot.clientWidth < 520;
     function axisRange(r, log, pad) {
       if (log) return [Math.log10(r[0]) - pad, Math.log10(r[1]) + pad];
       var w = (r[1] - r[0]) || 1;
       return [r[0] - 0.05 * w, r[1] + 0.05 * w];
     }
-    // fixed axes over all slider positions, so the reader sees the curves move
-    layout.xaxis.range = axisRange(d.xRange, d.xLog, 0);
-    layout.yaxis.range = axisRange(d.yRange, d.yLog, Math.log10(1.3));
-    layout.xaxis.autorange = false;
-    layout.yaxis.autorange = false;
-    return layout;
+    function axis(label, log, range, pad) {
+      // fixed axes over all slider positions, so the reader sees the curves move
+      var decades = log ? Math.log10(range[1] / range[0]) : 0;
+      return {
+        // powers of ten, not SI prefixes ("1p" would read as a unit); labels at 1, 2, 5
+        // over a few decades, at powers of ten only over many
+        exponentformat: "power", dtick: log ? (decades > 2.5 ? 1 : "D2") : undefined,
+        title: { text: label, font: { size: narrow ? 11 : 13 } },
+        type: log ? "log" : "linear", range: axisRange(range, log, pad), autorange: false,
+        fixedrange: true, automargin: true,
+        gridcolor: theme.grid, linecolor: theme.line, zerolinecolor: theme.line,
+        tickfont: { size: narrow ? 10 : 12 },
+      };
+    }
+    return {
+      xaxis: axis(d.xLabel, d.xLog, d.xRange, 0),
+      yaxis: axis(d.yLabel, d.yLog, d.yRange, Math.log10(1.3)),
+      margin: narrow ? { l: 48, r: 10, t: 10, b: 44 } : { l: 60, r: 20, t: 14, b: 50 },
+      showlegend: false,
+      dragmode: false,
+      height: narrow ? 300 : 360,
+      paper_bgcolor: "rgba(0,0,0,0)",
+      plot_bgcolor: "rgba(0,0,0,0)",
+      font: { color: theme.text },
+      hoverlabel: { namelength: -1 },
+    };
   };
 
   Widget.prototype.updateLabels = function () {
@@ -101,24 +132,44 @@
   };
 
   Widget.prototype.draw = function () {
+    var theme = themeColours(), self = this;
     this.updateLabels();
-    return window.Plotly.react(this.plot, this.traces(), this.layout(),
-      { displaylogo: false, responsive: true });
+    this.swatches.forEach(function (el) {
+      var c = self.colour(self.data.traces[Number(el.getAttribute("data-trace"))], theme);
+      el.setAttribute(el.tagName.toLowerCase() === "circle" ? "fill" : "stroke", c);
+    });
+    return window.Plotly.react(this.plot, this.traces(theme), this.layout(theme), {
+      displayModeBar: false, displaylogo: false, responsive: true, scrollZoom: false,
+      showLink: false, showSendToCloud: false, showEditInChartStudio: false,
+    });
   };
 
   function init() {
     var roots = document.querySelectorAll(".dpnotes-widget");
-    if (!roots.length) return;
+    if (!roots.length || !window.Plotly) { loadMathJax(); return; }
     window.dpnotesWidgets = window.dpnotesWidgets || {};
-    loadPlotly().then(function () {
-      roots.forEach(function (root) {
-        var w = new Widget(root);
-        window.dpnotesWidgets[root.id] = w;
-        w.inputs.forEach(function (input) {
-          input.addEventListener("input", function () { w.draw(); });
-        });
-        w.draw().then(function () { root.setAttribute("data-ready", "1"); });
+    var widgets = [], drawn = [];
+    roots.forEach(function (root) {
+      var w = new Widget(root);
+      widgets.push(w);
+      window.dpnotesWidgets[root.id] = w;
+      w.inputs.forEach(function (input) {
+        input.addEventListener("input", function () { w.draw(); });
       });
+      drawn.push(w.draw().then(function () { root.setAttribute("data-ready", "1"); }));
+    });
+    Promise.all(drawn).then(loadMathJax, loadMathJax);
+    // the theme's colour-mode button sets data-theme on <html>: redraw in the new colours
+    new MutationObserver(function () { widgets.forEach(function (w) { w.draw(); }); })
+      .observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+    var timer = null;  // a narrow screen gets smaller type and margins
+    window.addEventListener("resize", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { widgets.forEach(function (w) { w.draw(); }); }, 150);
+    });
+    // print at the page's width, then back
+    window.addEventListener("beforeprint", function () {
+      widgets.forEach(function (w) { window.Plotly.Plots.resize(w.plot); });
     });
   }
 
