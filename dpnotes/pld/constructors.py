@@ -330,6 +330,8 @@ def gaussian_delta_exact(epsilon, mu):
     mu = check_positive(mu, "mu")
     eps, mu = np.broadcast_arrays(eps, mu)
     low = np.minimum(eps, 0.0)  # ε where ε < 0; 0 (and so δ(|ε|) itself) where ε ≥ 0
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # ε/μ overflows to ∞ for ε ≫ μ: δ = 0
+        positive = np.asarray(delta_gaussian(np.abs(eps), mu), dtype=float)
     # ε = −∞: δ = 1 − 0 + 0·δ(∞) = 1
-    out = -np.expm1(low) + np.exp(low) * np.asarray(delta_gaussian(np.abs(eps), mu), dtype=float)
+    out = -np.expm1(low) + np.exp(low) * positive
     return scalar_or_array(np.clip(out, 0.0, 1.0))
