@@ -29,7 +29,7 @@ import tracemalloc
 from dp_accounting import dp_event
 from dp_accounting.pld import pld_privacy_accountant, privacy_loss_distribution
 
-from dpnotes.pld import _auto_interval, dpsgd_epsilon_bracket
+from dpnotes.pld import dpsgd_epsilon_bracket, dpsgd_grid_interval
 
 logging.getLogger().setLevel(logging.ERROR)
 
@@ -55,7 +55,7 @@ def matched_interval(T, gap):
     Found once, untimed: start from the automatic interval and grow it (width ∝ T·Δ²)
     while the bracket stays inside the gap; shrink if it does not fit.
     """
-    d = _auto_interval(Q, SIGMA, T)
+    d = dpsgd_grid_interval(Q, SIGMA, T)
     while True:  # shrink until it fits
         lo, up = dpsgd_epsilon_bracket(Q, SIGMA, T, DELTA, interval=d)
         if up - lo <= gap:

@@ -4,7 +4,9 @@ re-exports exactly the math modules' ``__all__``; no private name crosses a pack
 Layers, bottom to top (README, "Module map"):
 
 0. foundations: argument checks, log-space helpers, the order grid, data files
-1. the mathematics: one module per topic (no plotting), and the flat namespace ``dpnotes``
+1. the mathematics: one module per topic (no plotting), and the flat namespace ``dpnotes``; a topic too
+   large for one module is a subpackage (``dpnotes.pld``: one module per pipeline stage), whose modules
+   all sit in this layer and may share private names among themselves, never outside the subpackage
 2. widgets: slider specs and the static/live renderers
 3. figures: the book's figures, built from the mathematics and the widgets
 4. exercise kinds and the claims registry
@@ -38,7 +40,7 @@ MATH = [name for name, layer in LAYERS.items() if layer == 1 and name not in ("d
 
 
 def _top(module):
-    """The first component under dpnotes ("dpnotes" for the package itself)."""
+    """The first component under dpnotes ("dpnotes" for the package itself; "pld" for dpnotes.pld.grid)."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "dpnotes"
 
@@ -85,4 +87,28 @@ def test_the_flat_namespace_re_exports_exactly_the_math_modules():
 def test_no_private_name_crosses_a_package_boundary():
     crossing = [f"{m} imports {t}.{n}" for m, t, names in _imports() for n in names
                 if n.startswith("_") and _top(m) != _top(t) and not n.startswith("__")]
+    assert not crossing, "\n".join(crossing)
+
+
+def test_the_pld_subpackage_is_one_mathematics_module():
+    """dpnotes.pld/*.py are layer 1 (as "pld"), and its __init__ re-exports exactly the public names they define."""
+    pld = importlib.import_module("dpnotes.pld")
+    stages = sorted(p.stem for p in (ROOT / "pld").glob("*.py") if p.stem != "__init__")
+    assert stages == ["constructors", "discretise", "distribution", "dpsgd", "grid", "laws"]
+    assert all(LAYERS[_top(f"dpnotes.pld.{stage}")] == 1 for stage in stages)
+    defined = {name for stage in stages for name, obj in vars(importlib.import_module(f"dpnotes.pld.{stage}")).items()
+               if not name.startswith("_") and getattr(obj, "__module__", None) == f"dpnotes.pld.{stage}"}
+    assert sorted(pld.__all__) == sorted(defined)
+    assert all(getattr(pld, name).__module__.startswith("dpnotes.pld.") for name in pld.__all__)
+
+
+def test_no_private_pld_name_is_imported_outside_the_subpackage():
+    """Package code and the benchmarks use only dpnotes.pld's public names (the tests may test private helpers)."""
+    inside = lambda module: module == "dpnotes.pld" or module.startswith("dpnotes.pld.")  # noqa: E731
+    crossing = [f"{m} imports {t}.{n}" for m, t, names in _imports() for n in names
+                if inside(t) and not inside(m) and n.startswith("_")]
+    for path in sorted((ROOT.parent / "benchmarks").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and inside(node.module or ""):
+                crossing += [f"{path.name} imports {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
     assert not crossing, "\n".join(crossing)

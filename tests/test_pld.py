@@ -16,7 +16,6 @@ from scipy.special import log_ndtr
 
 from dpnotes.pld import (
     LossGrid,
-    _convolve,
     dpsgd_delta_pld,
     dpsgd_epsilon_bracket,
     dpsgd_epsilon_pld,
@@ -26,6 +25,7 @@ from dpnotes.pld import (
     pld_randomized_response,
     pld_subsampled_gaussian,
 )
+from dpnotes.pld.grid import _convolve  # white-box: the FFT convolution's error bounds against exact summation
 
 logging.getLogger().setLevel(logging.ERROR)  # dp-accounting warns about connect-the-dots
 
@@ -467,6 +467,32 @@ def test_gaussian_delta_at_infinite_epsilon_and_tiny_mu():
     assert gaussian_delta_exact(0.5, 1e-300) == 0.0
     # at ε = 0, δ = Φ(μ/2) − Φ(−μ/2) ≈ μ·φ(0) for small μ
     assert gaussian_delta_exact(0.0, 1e-8) == pytest.approx(1e-8 / math.sqrt(2 * math.pi), rel=1e-6)
+
+
+def test_gaussian_delta_exact_is_privacy_loss_delta_gaussian_extended_to_negative_epsilon():
+    """One implementation of the Balle–Wang formula: for ε ≥ 0 gaussian_delta_exact is delta_gaussian, bit for bit;
+    for ε < 0 it is 1 − e^ε + e^ε δ(−ε), checked against the formula at 50 digits."""
+    import mpmath
+
+    from dpnotes.pld import gaussian_delta_exact
+    from dpnotes.privacy_loss import delta_gaussian
+
+    eps = np.concatenate([[0.0], np.logspace(-6, 2.5, 40), [np.inf]])
+    mu = np.logspace(-3, 2, 25)[:, None]
+    assert np.array_equal(gaussian_delta_exact(eps, mu), delta_gaussian(eps, mu))
+
+    def exact(e, m):
+        with mpmath.workdps(50):
+            e, m = mpmath.mpf(e), mpmath.mpf(m)
+            return float(mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2))
+
+    for m in (0.01, 0.3, 1.0, 4.0, 30.0):
+        for e in (-1e-6, -0.01, -0.5, -2.0, -20.0, -300.0):
+            assert gaussian_delta_exact(e, m) == pytest.approx(exact(e, m), rel=1e-12, abs=0)
+    with pytest.raises(ValueError, match="mu"):
+        gaussian_delta_exact(1.0, 0.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        gaussian_delta_exact(math.nan, 1.0)
 
 
 def test_a_tiny_tail_mass_stays_bounded_and_valid():

@@ -1,0 +1,337 @@
+r"""Constructors of privacy loss distributions, with their argument checks, and the analytic Gaussian curve.
+
+:func:`pld_gaussian`, :func:`pld_laplace`, :func:`pld_randomized_response`,
+:func:`pld_from_probabilities` and :func:`pld_subsampled_gaussian` check their
+arguments (grid spacing up to :data:`_MAX_INTERVAL`, ``method``, ``tail_mass``,
+the grid-size limit), pick the loss law (:mod:`dpnotes.pld.laws`), discretise
+it (:mod:`dpnotes.pld.discretise`) and return a
+:class:`~dpnotes.pld.distribution.PrivacyLossDistribution`.
+
+:func:`gaussian_delta_exact` is the exact δ(ε) of a Gaussian pair at distance μ,
+the curve the Gaussian PLD brackets; it is computed by
+:func:`dpnotes.privacy_loss.delta_gaussian`.
+
+Used in: book/07-exact-answer
+"""
+
+import math
+
+import numpy as np
+
+from .._validation import (
+    check_bool,
+    check_choice,
+    check_interval,
+    check_nonnegative,
+    check_noise_multiplier,
+    check_positive,
+    check_probability,
+    named_shapes,
+    scalar_or_array,
+)
+from ..privacy_loss import delta_gaussian
+from .discretise import _atoms_grid, _discretise
+from .distribution import PrivacyLossDistribution
+from .grid import _DEFAULT_TAIL, LossGrid, _check_points, _check_tail_mass
+from .laws import _GaussianLoss, _LaplaceLoss, _SubsampledGaussianLoss
+
+_MAX_INTERVAL = 10.0  # the widest grid spacing of the losses accepted
+
+
+def _check_method(method):
+    check_choice(method, "method", ("dots", "round"))
+
+
+@named_shapes
+def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
+                 method="dots", tail_mass=_DEFAULT_TAIL):
+    r"""Discretised PLD of the Gaussian mechanism N(Δ, σ²) vs N(0, σ²).
+
+    The loss is itself Gaussian: with μ = Δ/σ,
+
+    .. math:: Z \sim \mathcal N(\mu^2/2,\ \mu^2).
+
+    Parameters
+    ----------
+    sigma : float, σ > 0
+    sensitivity : float, Δ > 0
+    interval : float, grid spacing h > 0 of the losses
+    pessimistic : bool, True for an upper bound on δ(ε), False for a lower bound
+    method : {"dots", "round"}, see the module docstring
+    tail_mass : float, mass cut from each tail (kept in the bound)
+
+    Returns
+    -------
+    PrivacyLossDistribution
+
+    Raises
+    ------
+    ValueError
+        If σ ≤ 0, Δ ≤ 0, interval ≤ 0 or method is unknown.
+
+    References
+    ----------
+    Balle & Wang (2018), Thm 8 (the analytic Gaussian δ); seed 002, S2-02.
+
+    Examples
+    --------
+    >>> up = pld_gaussian(1.0, interval=1e-2)
+    >>> lo = pld_gaussian(1.0, interval=1e-2, pessimistic=False)
+    >>> exact = gaussian_delta_exact(1.0, 1.0)
+    >>> bool(lo.delta(1.0) <= exact <= up.delta(1.0)), round(exact, 4)
+    (True, 0.1269)
+    """
+    pessimistic = check_bool(pessimistic, "pessimistic")
+    sigma = float(check_positive(sigma, "sigma"))
+    sens = float(check_positive(sensitivity, "sensitivity"))
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    _check_method(method)
+    tail_mass = _check_tail_mass(tail_mass)
+    mu = sens / sigma
+    _check_points((mu * mu + 80.0 * mu + 1.0) / interval, f"sensitivity/sigma = {mu:.3g} at interval = {interval:g}",
+                  "use a larger interval or sigma")
+    law = _GaussianLoss(mu)
+    return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
+
+
+@named_shapes
+def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
+                method="dots", tail_mass=_DEFAULT_TAIL):
+    r"""Discretised PLD of the Laplace mechanism Lap(Δ, b) vs Lap(0, b).
+
+    The loss has atoms ½e^{−Δ/b} at −Δ/b and ½ at Δ/b and density
+    ¼e^{(ℓ−Δ/b)/2} on (−Δ/b, Δ/b); for 0 ≤ ε < Δ/b
+
+    .. math:: \delta(\varepsilon) = 1 - e^{(\varepsilon - \Delta/b)/2}.
+
+    Parameters
+    ----------
+    scale : float, b > 0
+    sensitivity : float, Δ > 0
+    interval, pessimistic, method, tail_mass : see :func:`pld_gaussian`
+
+    Returns
+    -------
+    PrivacyLossDistribution
+
+    Raises
+    ------
+    ValueError
+        If b ≤ 0, Δ ≤ 0, interval ≤ 0 or method is unknown.
+
+    References
+    ----------
+    Koskela, Jälkö, Honkela (2020), Sec. 6 (the Laplace PLD); seed 002, S2-02.
+
+    Examples
+    --------
+    >>> up = pld_laplace(1.0, interval=1e-3)
+    >>> round(up.delta(0.5), 3)  # 1 − e^{−1/4}
+    0.221
+    """
+    pessimistic = check_bool(pessimistic, "pessimistic")
+    b = float(check_positive(scale, "scale"))
+    sens = float(check_positive(sensitivity, "sensitivity"))
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    _check_method(method)
+    tail_mass = _check_tail_mass(tail_mass)
+    _check_points((2.0 * sens / b + 1.0) / interval, f"sensitivity/scale = {sens / b:.3g} at interval = {interval:g}",
+                  "use a larger interval or scale")
+    law = _LaplaceLoss(sens / b)
+    return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
+
+
+@named_shapes
+def pld_randomized_response(p, *, interval=1e-3, pessimistic=True, method="dots"):
+    r"""Discretised PLD of binary randomized response (truth reported with probability p).
+
+    The loss takes ℓ = log(p/(1−p)) with probability p and −ℓ with 1 − p, so
+
+    .. math:: \delta(\varepsilon) = \max\big(0,\ p - e^{\varepsilon}(1-p)\big)
+              \quad (p \ge \tfrac12).
+
+    Parameters
+    ----------
+    p : float, p ∈ (0, 1)
+    interval, pessimistic, method : see :func:`pld_gaussian`
+
+    Returns
+    -------
+    PrivacyLossDistribution
+
+    Raises
+    ------
+    ValueError
+        If p ∉ (0, 1), interval ≤ 0 or method is unknown.
+
+    References
+    ----------
+    Warner (1965); seed 002, S2-11 (randomized response as the canonical (ε, δ) pair).
+
+    Examples
+    --------
+    >>> round(pld_randomized_response(0.75).delta(0.5), 4)  # 0.75 − e^{0.5}·0.25
+    0.3378
+    """
+    pessimistic = check_bool(pessimistic, "pessimistic")
+    p = float(check_interval(p, "p", 0, 1, closed_low=False, closed_high=False))
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    _check_method(method)
+    ell = math.log(p) - math.log1p(-p)
+    return PrivacyLossDistribution([_atoms_grid([(ell, p), (-ell, 1 - p)], interval,
+                                                pessimistic, method)])
+
+
+@named_shapes
+def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True, method="dots"):
+    r"""Discretised PLD of two pmfs on the same finite outcome set (one direction, P ‖ Q).
+
+    Outcomes with Q(y) = 0 < P(y) carry loss +∞; outcomes with P(y) = 0 carry no P-mass.
+
+    .. math:: \delta(\varepsilon) = \sum_{y} \max(0,\ P(y) - e^{\varepsilon} Q(y))
+              = \sum_{y: Q(y)>0} P(y) \max(0, 1 - e^{\varepsilon - \ell_y}) + \sum_{y: Q(y) = 0} P(y),
+              \qquad \ell_y = \log\frac{P(y)}{Q(y)}
+
+    Parameters
+    ----------
+    p_probs, q_probs : array_like, the masses P(y) and Q(y), non-negative, same length
+    interval, pessimistic, method : see :func:`pld_gaussian`
+
+    Returns
+    -------
+    PrivacyLossDistribution
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in shape or hold negative entries.
+
+    References
+    ----------
+    Seed 002, S2-01 (privacy loss; the seed calls it undefined when supports
+    differ — the +∞ atom repairs that) and S2-02.
+
+    Examples
+    --------
+    >>> pl = pld_from_probabilities([0.5, 0.5, 0.0], [0.25, 0.25, 0.5], interval=1e-2)
+    >>> round(pl.delta(0.0), 6)  # Σ max(0, P(y) − Q(y)) = 0.5
+    0.5
+    >>> round(pld_from_probabilities([0.5, 0.5], [1.0, 0.0]).delta(5.0), 6)  # P-mass where Q(y) = 0
+    0.5
+    """
+    pessimistic = check_bool(pessimistic, "pessimistic")
+    p = check_nonnegative(p_probs, "p_probs")
+    q = check_nonnegative(q_probs, "q_probs")
+    if p.shape != q.shape or p.ndim != 1:
+        raise ValueError("p_probs and q_probs must be 1-D arrays of the same length")
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    _check_method(method)
+    atoms = []
+    for py, qy in zip(p, q):
+        if py > 0:
+            atoms.append((math.inf if qy == 0 else math.log(py) - math.log(qy), float(py)))
+    return PrivacyLossDistribution([_atoms_grid(atoms, interval, pessimistic, method)])
+
+
+@named_shapes
+def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method="dots",
+                            tail_mass=_DEFAULT_TAIL):
+    r"""Discretised PLD of the Poisson-subsampled Gaussian (sensitivity 1), both directions.
+
+    remove: P = (1−q)N(0,σ²) + qN(1,σ²) vs Q = N(0,σ²); add: the reverse. With
+    ℓ(x) = log(1 − q + q e^{(x − 1/2)/σ²}) the loss of the remove direction at output x,
+
+    .. math:: Z_{\rm remove} = \ell(Y),\quad Y \sim P;\qquad
+              Z_{\rm add} = -\ell(Y),\quad Y \sim \mathcal N(0,\sigma^2).
+
+    δ(ε) and ε(δ) of the result are the worse of the two directions.
+
+    Parameters
+    ----------
+    q : float, sampling rate q ∈ [0, 1]
+    sigma : float, noise multiplier σ > 0
+    interval, pessimistic, method, tail_mass : see :func:`pld_gaussian`
+
+    Returns
+    -------
+    PrivacyLossDistribution
+
+    Raises
+    ------
+    ValueError
+        If q ∉ [0, 1], σ ≤ 0, interval ≤ 0 or method is unknown.
+
+    References
+    ----------
+    Koskela, Jälkö, Honkela (2020); Zhu, Dong, Wang (2022), "Optimal accounting of
+    differential privacy via characteristic function" (both directions); seed 004, S4-17.
+
+    Examples
+    --------
+    >>> pl = pld_subsampled_gaussian(0.01, 1.0).self_compose(100)
+    >>> round(float(pl.epsilon(1e-5)), 2)
+    0.72
+    """
+    pessimistic = check_bool(pessimistic, "pessimistic")
+    q = float(check_probability(q, "q"))
+    sigma = check_noise_multiplier(sigma)
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    _check_method(method)
+    tail_mass = _check_tail_mass(tail_mass)
+    if q == 0.0:
+        return PrivacyLossDistribution([LossGrid(0.0, interval, np.ones(1), 0.0, pessimistic)])
+    if q == 1.0:
+        return pld_gaussian(sigma, interval=interval, pessimistic=pessimistic, method=method,
+                            tail_mass=tail_mass)
+    grids = [_discretise(_SubsampledGaussianLoss(q, sigma, remove), interval, pessimistic,
+                         method, tail_mass) for remove in (True, False)]
+    return PrivacyLossDistribution(grids)
+
+
+# --------------------------------------------------------------------------
+# the analytic Gaussian curve (what pld_gaussian brackets)
+# --------------------------------------------------------------------------
+@named_shapes
+def gaussian_delta_exact(epsilon, mu):
+    r"""δ(ε) of a Gaussian pair at distance μ (μ-GDP), in log space.
+
+    .. math:: \delta(\varepsilon) = \Phi\Big(-\frac{\varepsilon}{\mu} + \frac{\mu}{2}\Big)
+              - e^{\varepsilon}\,\Phi\Big(-\frac{\varepsilon}{\mu} - \frac{\mu}{2}\Big)
+
+    T-fold composition of the Gaussian mechanism with σ is μ = √T/σ.
+
+    The formula is evaluated by :func:`dpnotes.privacy_loss.delta_gaussian` (ε ≥ 0).
+    For ε < 0 the Gaussian pair's symmetry (its curve is the same in both
+    directions) and δ_{P‖Q}(ε) = 1 − e^ε + e^ε δ_{Q‖P}(−ε) give
+
+    .. math:: \delta(\varepsilon) = 1 - e^{\varepsilon} + e^{\varepsilon}\,\delta(-\varepsilon),
+
+    a sum of two non-negative terms.
+
+    Parameters
+    ----------
+    epsilon : float or array, ε ∈ [−∞, ∞] (δ = 0 at ε = ∞)
+    mu : float or array, μ > 0
+
+    Returns
+    -------
+    float or ndarray
+
+    References
+    ----------
+    Balle & Wang (2018), Thm 8; Dong, Roth, Su (2022), Cor. 2.13.
+
+    Examples
+    --------
+    >>> round(gaussian_delta_exact(1.0, 1.0), 6)
+    0.126937
+    """
+    eps = check_interval(epsilon, "epsilon", -np.inf, np.inf)
+    mu = check_positive(mu, "mu")
+    eps, mu = np.broadcast_arrays(eps, mu)
+    low = np.minimum(eps, 0.0)  # ε where ε < 0; 0 (and so δ(|ε|) itself) where ε ≥ 0
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # ε/μ overflows to ∞ for ε ≫ μ: δ = 0
+        positive = np.asarray(delta_gaussian(np.abs(eps), mu), dtype=float)
+    # ε = −∞: δ = 1 − 0 + 0·δ(∞) = 1
+    out = -np.expm1(low) + np.exp(low) * positive
+    return scalar_or_array(np.clip(out, 0.0, 1.0))

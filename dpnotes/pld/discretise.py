@@ -1,0 +1,171 @@
+r"""Discretisation: a loss law (:mod:`dpnotes.pld.laws`) onto a :class:`~dpnotes.pld.grid.LossGrid`.
+
+:func:`_discretise` puts one direction of a mechanism on the grid h·j, as an
+upper bound on δ (``pessimistic``: connect-the-dots, or rounding up) or a lower
+bound (merging the outputs of balanced bins around each grid point, or
+rounding down); the methods are described in the package docstring
+(:mod:`dpnotes.pld`). Inside a bin it averages by 8-point Gauss–Legendre
+quadrature in the loss (:func:`_bin_average`, nodes :data:`_GL_NODES` and
+weights :data:`_GL_WEIGHTS` on [0, 1]) while the log-density varies by less
+than :data:`_MAX_LOG_SPREAD`, and falls back to the exact masses elsewhere.
+:func:`_merged_residual` gives the loss of each merged bin relative to its
+grid point; :func:`_atoms_grid` discretises a purely atomic law.
+
+Used in: book/07-exact-answer
+"""
+
+import math
+
+import numpy as np
+
+from .grid import _EPS, _MAX_POINTS, LossGrid, _check_points
+from .laws import _AtomicLoss
+
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
+_GL_NODES = 0.5 * (_GL_NODES + 1.0)  # on [0, 1]
+_GL_WEIGHTS = 0.5 * _GL_WEIGHTS
+# Quadrature inside a bin is trusted while the log-density changes by less than
+# this across it; otherwise the bin falls back to plain rounding (always valid).
+_MAX_LOG_SPREAD = 4.0
+
+
+def _bin_average(law, lo, hi, fn):
+    """E[fn(Z, lo) | lo < Z ≤ hi] by Gauss–Legendre in the loss; and a reliability flag."""
+    slo, shi = law.support
+    a = np.maximum(lo, slo)
+    b = np.minimum(hi, shi)
+    width = np.maximum(b - a, 0.0)
+    nodes = a[:, None] + width[:, None] * _GL_NODES[None, :]
+    logf = law.log_density(nodes)
+    top = np.max(logf, axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", over="ignore"):
+        wts = _GL_WEIGHTS[None, :] * np.exp(logf - top)
+        avg = np.sum(wts * fn(nodes, lo[:, None]), axis=1) / np.sum(wts, axis=1)
+        spread = top[:, 0] - np.min(logf, axis=1)
+    ok = np.isfinite(avg) & np.isfinite(top[:, 0]) & (spread < _MAX_LOG_SPREAD) & (width > 0)
+    ok &= (lo >= slo) & (hi <= shi)  # a bin across an edge of the support: the density is not smooth
+    return np.where(ok, avg, np.nan), ok
+
+
+def _discretise(law, interval, pessimistic, method, tail):
+    """A LossGrid for one direction of a mechanism with loss law ``law``."""
+    d = interval
+    lo_l, hi_l = law.range(tail)
+    _check_points((hi_l - lo_l) / d, f"interval = {d:g}", f"use a larger interval (≥ {(hi_l - lo_l) / _MAX_POINTS:.3g})")
+    if max(abs(lo_l), abs(hi_l)) / d > 2.0**52:
+        raise ValueError(f"interval = {d:g} is too small for losses up to {max(abs(lo_l), abs(hi_l)):.3g}: the grid "
+                         f"indices would exceed 2⁵² (use interval ≥ {max(abs(lo_l), abs(hi_l)) / 2.0**52:.3g})")
+    j0 = math.floor(lo_l / d) - 1
+    j1 = math.ceil(hi_l / d) + 1
+    n = j1 - j0 + 1
+    grid = d * np.arange(j0, j1 + 1)
+    probs = np.zeros(n)
+    inf_mass = 0.0
+    use_dots = method == "dots"
+
+    if pessimistic or not use_dots:
+        # bins (ℓ_j, ℓ_{j+1}], j = 0..n−2, plus the two tails
+        pm = law.mass(grid[:-1], grid[1:])
+        below = float(law.mass(-np.inf, grid[0]))
+        above = float(law.mass(grid[-1], np.inf))
+        if pessimistic:
+            if use_dots:
+                w, ok = _bin_average(law, grid[:-1], grid[1:],
+                                     lambda x, l: -np.expm1(l - x) / -math.expm1(-d))
+                w = np.where(ok, np.clip(w, 0.0, 1.0), 1.0)
+                # where quadrature is unreliable (the log-density varies too much, e.g. at an
+                # edge of the support) the split that keeps P- and Q-mass comes from the
+                # Q-mass: w = (P(bin) − e^{ℓ_j} Q(bin)) / (P(bin)(1 − e^{−h})), h = d the spacing
+                bad = np.nonzero(~ok & (pm > 0))[0]
+                if bad.size:
+                    qm = law.q_mass(grid[bad], grid[bad + 1])
+                    wb = (pm[bad] - np.exp(grid[bad]) * qm) / (pm[bad] * -math.expm1(-d))
+                    w[bad] = np.where(np.isfinite(wb), np.clip(wb, 0.0, 1.0), 1.0)
+            else:
+                w = np.ones(n - 1)
+            probs[1:] += pm * w
+            probs[:-1] += pm * (1.0 - w)
+            probs[0] += below
+            inf_mass += above
+        else:
+            probs[:-1] += pm
+            probs[-1] += above
+        shift = j0 * d
+        for z, m in law.atoms:
+            k = math.floor(z / d)
+            k = k - 1 if k * d > z else (k + 1 if (k + 1) * d <= z else k)  # k·d ≤ z < (k+1)·d
+            if pessimistic:
+                if z == k * d:
+                    probs[k - j0] += m
+                elif use_dots:
+                    w1 = -math.expm1(k * d - z) / -math.expm1(-d)
+                    probs[k - j0] += m * (1 - w1)
+                    probs[k + 1 - j0] += m * w1
+                else:
+                    probs[k + 1 - j0] += m
+            else:
+                probs[k - j0] += m
+        return LossGrid(shift, d, probs, inf_mass, pessimistic).truncated(tail)
+
+    # ---- lower bound by merging: bins around each grid point, edges balanced ----
+    edges0 = np.concatenate([grid - d / 2, [grid[-1] + d / 2]])
+    r0, ok0 = _merged_residual(law, edges0, grid)
+    t = np.where(ok0, -2.0 * r0, 0.0)
+    # edge shifts g_j (``gamma``) with g_j + g_{j+1} = t_j (first order: residual_j ≈ r0_j + (g_j + g_{j+1})/2)
+    sign = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)  # (−1)^j
+    h = np.concatenate([[0.0], np.cumsum(-sign * t)])  # H_j, j = 0..n
+    sgn_e = np.concatenate([sign, [-sign[-1]]])
+    pm0 = law.mass(edges0[:-1], edges0[1:])
+    wgt = pm0 / max(pm0.sum(), 1e-300)
+    g0 = -np.sum(wgt * (h[:-1] - sgn_e[:-1] * t / 2))
+    gamma = sgn_e * (g0 + h)
+    gamma = np.clip(gamma, -d / 4, d / 4)
+    gamma[0] = gamma[-1] = 0.0
+    edges = edges0 + gamma
+    r, ok = _merged_residual(law, edges, grid)
+    pm = law.mass(edges[:-1], edges[1:])
+    lower_edge_res = edges[:-1] - grid  # merged loss ≥ lower edge: always-valid residual
+    r = np.where(ok, np.maximum(r, lower_edge_res), lower_edge_res)
+    # the common residual: the smallest one among bins that carry real mass
+    heavy = ok & (pm > 1e-9 * max(pm.max(), 1e-300))
+    r_min = float(np.min(r[heavy])) if np.any(heavy) else 0.0
+    r_min = min(r_min, 0.0) - 16 * _EPS * (abs(grid).max() + d)  # margin for round-off
+    down = r < r_min
+    probs[~down] += pm[~down]
+    idx = np.nonzero(down)[0]
+    idx = idx[idx > 0]
+    np.add.at(probs, idx - 1, pm[idx])
+    probs[-1] += float(law.mass(edges[-1], np.inf))  # mass above the top edge: ≥ ℓ_top + d/2
+    for z, m in law.atoms:
+        k = round(z / d)
+        if z - k * d < r_min:
+            k -= 1
+        probs[k - j0] += m
+    return LossGrid(j0 * d + r_min, d, probs, 0.0, False).truncated(tail)
+
+
+def _merged_residual(law, edges, grid):
+    """The residuals log(P(bin_j)/Q(bin_j)) − ℓ_j (dQ = e^{−Z}dP), bin_j = (edges_j, edges_{j+1}]."""
+    avg, ok = _bin_average(law, edges[:-1], edges[1:],
+                           lambda x, l: np.exp(-(x - l)))
+    lo_res = edges[:-1] - grid
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = lo_res - np.log(avg)
+        ok = ok & np.isfinite(r)
+        bad = np.nonzero(~ok)[0]
+        if bad.size:  # quadrature unreliable: the masses themselves
+            rb = (np.log(law.mass(edges[bad], edges[bad + 1]))
+                  - np.log(law.q_mass(edges[bad], edges[bad + 1])) - grid[bad])
+            good = np.isfinite(rb)
+            r[bad[good]] = rb[good]
+            ok[bad[good]] = True
+    return np.where(ok, r, lo_res), ok
+
+
+def _atoms_grid(atoms, interval, pessimistic, method):
+    """LossGrid of a purely atomic loss law (randomized response, finite pmfs)."""
+    finite = [(z, m) for z, m in atoms if np.isfinite(z) and m > 0]
+    inf_mass = sum(m for z, m in atoms if z == np.inf)
+    g = _discretise(_AtomicLoss(finite), interval, pessimistic, method, 0.0)
+    g.inf_mass += inf_mass  # exact in both bounds
+    return g

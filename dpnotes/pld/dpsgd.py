@@ -1,0 +1,308 @@
+r"""DP-SGD front ends: the ε or δ of T steps of the Poisson-subsampled Gaussian by PLD.
+
+:func:`dpsgd_epsilon_bracket` returns certified lower and upper bounds on ε
+(an :class:`EpsilonBracket`), refining the grid spacing from
+:func:`dpsgd_grid_interval` until the bracket is narrow enough;
+:func:`dpsgd_epsilon_pld` is its upper end and :func:`dpsgd_delta_pld` the
+certified δ at ε. Before any work, :func:`_check_dpsgd_cost` refuses a
+composition whose grid would be too large (the per-step loss scale is
+:func:`_step_loss_std`). :func:`dpsgd_clt_mu` is the μ of the Gaussian-DP
+central limit, an approximation rather than a bound.
+
+Used in: book/07-exact-answer
+"""
+
+import math
+import warnings
+
+from .._validation import (
+    check_count,
+    check_delta,
+    check_interval,
+    check_noise_multiplier,
+    check_nonnegative,
+    check_probability,
+    check_steps,
+    named_shapes,
+)
+from .constructors import _MAX_INTERVAL, pld_subsampled_gaussian
+from .distribution import _choose_tilt
+from .grid import _DEFAULT_TAIL, _check_points, _check_tail_mass
+
+
+@named_shapes
+def dpsgd_clt_mu(q, sigma, steps):
+    r"""μ of the Gaussian-DP central limit for DP-SGD (an approximation, not a bound).
+
+    .. math:: \mu = q\sqrt{T}\sqrt{e^{1/\sigma^2} - 1}
+
+    As T → ∞ with q√T fixed, T steps of the subsampled Gaussian tend to μ-GDP,
+    whose curve is :func:`gaussian_delta_exact`. At finite T the CLT curve can
+    lie *below* the certified lower bound (the tests show one), so it is no
+    upper bound on δ.
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+    steps : int, T ≥ 1
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        For parameters outside their ranges.
+
+    References
+    ----------
+    Bu, Dong, Long, Su (2020), "Deep learning with Gaussian differential privacy", Thm 5;
+    Dong, Roth, Su (2022), Thm 3.5.
+
+    Examples
+    --------
+    >>> round(dpsgd_clt_mu(0.01, 1.0, 1000), 6)
+    0.414522
+    """
+    q = float(check_probability(q, "q"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
+    return q * math.sqrt(steps) * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0)))
+
+
+@named_shapes
+def dpsgd_grid_interval(q, sigma, steps):
+    r"""The grid spacing h the DP-SGD PLD routes start from: the O(T·h²) error of the bracket near 10⁻⁴·ε.
+
+    .. math:: h = \min\Big(\sqrt{5\cdot 10^{-5}\,\hat\varepsilon/T},\ s/4,\ 0.05\Big),\quad
+              s = \min\big(q\sqrt{e^{1/\sigma^2} - 1},\ 1/\sigma\big),\quad
+              \hat\varepsilon = \max(4\mu + \mu^2/2,\ 10^{-3}),\ \mu = s\sqrt T
+
+    (s the standard deviation of one step's privacy loss, ε̂ a rough guess of ε).
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ in :data:`dpnotes._validation.SIGMA_RANGE`
+    steps : int, T ≥ 1
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Koskela et al. (2020); Gopi, Lee & Wutschitz (2021) (the grid error is quadratic in h).
+
+    Examples
+    --------
+    >>> round(dpsgd_grid_interval(0.01, 1.0, 1000), 6)
+    0.000295
+    """
+    q = float(check_probability(q, "q"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
+    s = max(_step_loss_std(q, sigma), 1e-12)
+    mu = s * math.sqrt(steps)
+    eps_guess = max(mu * 4.0 + 0.5 * mu * mu, 1e-3)
+    d = math.sqrt(5e-5 * eps_guess / steps)
+    return float(min(d, s / 4, 0.05))
+
+
+def _step_loss_std(q, sigma):
+    """About the standard deviation of one DP-SGD step's privacy loss: min(q√(e^{1/σ²} − 1), 1/σ)."""
+    return min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)
+
+
+def _check_dpsgd_cost(q, sigma, steps, interval):
+    """Refuse before any work a DP-SGD composition whose grid would exceed :data:`_MAX_POINTS` points.
+
+    The composed loss has mean ≈ T·s²/2 and standard deviation ≈ √T·s (s the per-step loss
+    standard deviation of :func:`dpsgd_grid_interval`); the grid spans about mean + 40 standard deviations.
+    """
+    s = _step_loss_std(q, sigma)
+    width = steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
+    _check_points(width / interval, f"steps = {steps:g} at interval = {interval:.3g}",
+                  "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")
+
+
+class EpsilonBracket(tuple):
+    """A pair (lower, upper) of bounds on ε, with ``width_met``: whether the target relative width was reached."""
+
+    def __new__(cls, lower, upper, width_met):
+        self = super().__new__(cls, (float(lower), float(upper)))
+        self.width_met = bool(width_met)
+        return self
+
+    def __getnewargs__(self):
+        return self[0], self[1], self.width_met
+
+    lower = property(lambda self: self[0], doc="the lower bound on ε")
+    upper = property(lambda self: self[1], doc="the upper bound on ε")
+
+
+@named_shapes
+def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
+                          tail_mass=_DEFAULT_TAIL, max_refinements=3, tilt="auto"):
+    r"""Lower and upper bounds on the ε of DP-SGD (Poisson rate q, noise σ, T steps) at δ.
+
+    Both bounds come from discretised PLDs of the subsampled Gaussian composed T
+    times (upper: connect-the-dots, lower: merged bins; see the module). With
+    ``interval=None`` the grid spacing is chosen, then refined until
+    upper − lower ≤ ``rel_width``·upper (at most ``max_refinements`` times, and
+    not once refining stops shrinking the bracket). The FFTs are tilted by the
+    Chernoff λ of the target δ, so round-off stays far below δ (module docstring).
+
+    .. math:: \varepsilon(\delta) = \min\{\varepsilon \ge 0 : \max_{\rm dir}
+              \delta_T(\varepsilon) \le \delta\}
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+    steps : int, T ≥ 1
+    delta : float, δ ∈ (0, 1)
+    interval : float, optional, a fixed grid spacing (no refinement)
+    rel_width : float, target relative width of the bracket
+    tail_mass : float, mass cut from each tail per step (kept in the bounds)
+    max_refinements : int
+    tilt : "auto" or float ≥ 0, the FFT tilt λ ("auto": the Chernoff tilt of δ)
+
+    Returns
+    -------
+    EpsilonBracket
+        (lower, upper), lower ≤ true ε ≤ upper; its ``width_met`` is False (and a
+        ``RuntimeWarning`` is raised) when refinement stopped above ``rel_width``.
+
+    Raises
+    ------
+    ValueError
+        For parameters outside their ranges.
+
+    References
+    ----------
+    Koskela et al. (2020); Doroshenko et al. (2022); seed 004, S4-17 ("today's tight accounting").
+
+    Examples
+    --------
+    >>> lo, up = dpsgd_epsilon_bracket(0.01, 1.0, 1000, 1e-5)
+    >>> round(lo, 3), round(up, 3), bool(up - lo < 1e-3 * up)
+    (1.828, 1.828, True)
+    """
+    q = float(check_probability(q, "q"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
+    delta = float(check_delta(delta))
+    rel_width = float(check_interval(rel_width, "rel_width", 1e-8, 1.0))
+    tail_mass = _check_tail_mass(tail_mass)
+    max_refinements = int(check_count(max_refinements, "max_refinements", minimum=0))
+    if max_refinements > 10:
+        raise ValueError(f"max_refinements must be ≤ 10 (got {max_refinements})")
+    if q == 0.0:
+        return EpsilonBracket(0.0, 0.0, True)
+    auto = interval is None
+    d = dpsgd_grid_interval(q, sigma, steps) if auto else float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    _check_dpsgd_cost(q, sigma, steps, d)
+    for attempt in range(max_refinements + 1):
+        up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
+        lo = pld_subsampled_gaussian(q, sigma, interval=d, pessimistic=False,
+                                     tail_mass=tail_mass / steps)
+        lam = _choose_tilt(up, steps, tilt, delta=delta)
+        e_up = float(up.self_compose(steps, tail_mass, tilt=lam).epsilon(delta))
+        e_lo = float(lo.self_compose(steps, tail_mass, tilt=lam).epsilon(delta))
+        width, last = e_up - e_lo, (width if attempt else math.inf)
+        if not auto or not math.isfinite(e_up) or width <= rel_width * max(e_up, 1e-300):
+            break
+        if width > 0.7 * last:  # not shrinking: round-off, not the grid, sets the width
+            break
+        step = max(min(math.sqrt(0.5 * rel_width * e_up / width), 0.7), 0.1)
+        try:
+            _check_dpsgd_cost(q, sigma, steps, d * step)
+        except ValueError:
+            break  # a finer grid would be too large: report the bracket reached
+        d *= step
+    met = not auto or not math.isfinite(e_up) or e_up - e_lo <= rel_width * max(e_up, 1e-300)
+    if not met:
+        warnings.warn(f"the ε bracket [{e_lo:.6g}, {e_up:.6g}] is {(e_up - e_lo) / e_up:.2g} wide, above rel_width = "
+                      f"{rel_width:g}: round-off or the grid-size limit stops refinement (both ends stay valid bounds)",
+                      RuntimeWarning, stacklevel=2)
+    return EpsilonBracket(min(e_lo, e_up), e_up, met)
+
+
+@named_shapes
+def dpsgd_epsilon_pld(q, sigma, steps, delta, **kwargs):
+    r"""Certified upper bound on the ε of DP-SGD at δ, from the numerically composed PLD.
+
+    .. math:: \varepsilon = \min\{\varepsilon \ge 0 : \max_{\rm dir}\delta_T(\varepsilon) \le \delta\}
+
+    Same parameters as :func:`dpsgd_epsilon_bracket` (the bracket is computed to
+    choose the grid; its upper end is returned).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Koskela et al. (2020); Doroshenko et al. (2022).
+
+    Examples
+    --------
+    >>> round(dpsgd_epsilon_pld(256 / 60000, 1.1, 1000, 1e-5), 2)
+    0.6
+    """
+    return dpsgd_epsilon_bracket(q, sigma, steps, delta, **kwargs)[1]
+
+
+@named_shapes
+def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAULT_TAIL, tilt="auto"):
+    r"""Certified upper bound on the δ of DP-SGD at ε (the worse adjacency direction).
+
+    .. math:: \delta(\varepsilon) = \max_{\rm dir}\ \mathbb E\big[\max(0, 1 - e^{\varepsilon - Z_T})\big]
+              + P(Z_T = \infty)
+
+    (Z_T the privacy loss of the T composed steps)
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+    steps : int, T ≥ 1
+    epsilon : float, ε ≥ 0
+    interval : float, optional grid spacing (default: automatic)
+    tail_mass : float
+    tilt : "auto" or float ≥ 0, the FFT tilt λ ("auto": the Chernoff tilt of ε)
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        For parameters outside their ranges.
+
+    References
+    ----------
+    Seed 002, S2-02; Koskela et al. (2020).
+
+    Examples
+    --------
+    >>> d = dpsgd_delta_pld(0.01, 1.0, 1000, 1.828)
+    >>> bool(9e-6 < d < 1.1e-5)
+    True
+    """
+    q = float(check_probability(q, "q"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
+    epsilon = float(check_nonnegative(epsilon, "epsilon"))
+    tail_mass = _check_tail_mass(tail_mass)
+    if q == 0.0:
+        return 0.0
+    d = dpsgd_grid_interval(q, sigma, steps) if interval is None else float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    _check_dpsgd_cost(q, sigma, steps, d)
+    up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
+    lam = _choose_tilt(up, steps, tilt, epsilon=epsilon)
+    return float(up.self_compose(steps, tail_mass, tilt=lam).delta(epsilon))

@@ -1,0 +1,463 @@
+r"""The loss grid of one direction, and the FFT arithmetic that composes grids.
+
+:class:`LossGrid` is a (sub-)probability measure on the uniform grid
+ℓ_i = ``shift`` + i·h of loss values (h = ``interval``) plus an atom at +∞; it
+reads δ(ε) and ε(δ) off the grid and composes with another grid by a
+convolution (:meth:`LossGrid.compose`), cut to its bulk by exact tail sums.
+
+The convolution itself is :func:`_convolve`: direct summation for short
+inputs, otherwise a real FFT, plain and exponentially tilted (:func:`_tilted`),
+with bounds on the ℓ₂ norm of its round-off (:func:`_fft_error_l2`, the
+constant :data:`_FFT_ETA`) that :meth:`LossGrid.round_off` reads out with
+geometric weights (:func:`_log_geometric_tail`). The analysis is in the
+package docstring (:mod:`dpnotes.pld`, "Round-off").
+
+Also here, because every later stage uses them: the grid-size limit
+(:data:`_MAX_POINTS`, :func:`_check_points`) and the tail mass cut per
+construction or convolution (:data:`_DEFAULT_TAIL`, :func:`_check_tail_mass`).
+
+Used in: book/07-exact-answer
+"""
+
+import math
+
+import numpy as np
+from scipy import fft as _fft
+from scipy.special import logsumexp
+
+from .._validation import check_interval, check_nonnegative, scalar_or_array
+
+_EPS = np.finfo(float).eps
+_REL_SLACK = 1e-8  # relative floating-point allowance on δ (per-bin quadrature and CDFs)
+_DEFAULT_TAIL = 1e-16  # mass cut from each tail per construction/convolution
+_MAX_TAIL = 1e-2  # the largest tail_mass accepted
+_MAX_POINTS = 2**23  # the most grid points of one distribution (an FFT of 2²⁴ doubles, about 0.5 s)
+
+
+def _check_tail_mass(tail_mass):
+    """tail_mass ∈ (0, 10⁻²]: the mass cut from each tail (a cut of 0 would keep an infinite grid)."""
+    return float(check_interval(tail_mass, "tail_mass", 0.0, _MAX_TAIL, closed_low=False))
+
+
+def _check_points(n, what, remedy):
+    """Refuse, before any work, a grid of more than :data:`_MAX_POINTS` points."""
+    if not n <= _MAX_POINTS:
+        raise ValueError(f"{what} needs about {n:.3g} grid points (limit {_MAX_POINTS}); {remedy}")
+
+
+# --------------------------------------------------------------------------
+# one direction: a (sub-)probability measure on shift + i·h (h = interval), plus an atom at +∞
+# --------------------------------------------------------------------------
+class LossGrid:
+    r"""A privacy loss distribution of one direction on the grid ``shift + i·interval``.
+
+    ``probs[i]`` is the P-mass at loss ``shift + i·interval``; ``inf_mass`` the
+    P-mass at loss +∞. ``pessimistic`` says whether δ computed from it is an
+    upper (True) or lower (False) bound.
+
+    Floating-point error of ``probs`` (from the FFTs that composed it) is
+    carried as two ℓ₂ bounds on the error vector e: ``error`` = B₀ ≥ ‖e‖₂ and
+    ``log_tilt_error`` = log B_λ ≥ log ‖(e_i e^{λℓ_i})_i‖₂, with λ = ``tilt`` ≥ 0;
+    ``inf_error`` bounds the error of ``inf_mass``. Both norms compose by Young's
+    inequality, ‖e∗b‖₂ ≤ ‖e‖₂‖b‖₁ (tilting is multiplicative), and by
+    Cauchy–Schwarz, with w_i = 1 − e^{ε−ℓ_i} ∈ [0, 1] for ℓ_i > ε, the error of
+    δ(ε) is at most
+
+    .. math:: \min\Big(B_0 \big(\textstyle\sum_{\ell_i>\varepsilon} w_i\big)^{1/2},\
+              B_\lambda \big(\textstyle\sum_{\ell_i>\varepsilon} e^{-2\lambda\ell_i} w_i\big)^{1/2}\Big)
+              + \text{inf\_error},
+
+    which is added to an upper bound and subtracted from a lower one:
+
+    .. math:: \delta(\varepsilon) = \sum_{\ell_i>\varepsilon} p_i\,(1 - e^{\varepsilon-\ell_i})
+              + p_\infty \;(\pm\ \text{error})
+
+    Examples
+    --------
+    >>> g = LossGrid(0.0, 0.5, np.array([0.5, 0.5]), 0.0, True)  # losses 0 and 0.5
+    >>> round(g.delta(0.0), 6)  # 0.5·(1 − e^{−0.5})
+    0.196735
+    """
+
+    __slots__ = ("shift", "interval", "probs", "inf_mass", "pessimistic", "error",
+                 "tilt", "log_tilt_error", "inf_error")
+
+    def __init__(self, shift, interval, probs, inf_mass, pessimistic, error=0.0, *,
+                 tilt=0.0, log_tilt_error=-math.inf, inf_error=0.0):
+        self.shift = float(shift)
+        self.interval = float(interval)
+        self.probs = np.asarray(probs, dtype=float)
+        self.inf_mass = float(inf_mass)
+        self.pessimistic = bool(pessimistic)
+        self.error = float(error)  # bound on ‖e‖₂, the FFT round-off carried by probs
+        self.tilt = float(tilt)  # λ of the tilted error norm
+        self.log_tilt_error = float(log_tilt_error)  # bound on log ‖e_i e^{λ ℓ_i}‖₂
+        self.inf_error = float(inf_error)  # bound on the error of inf_mass
+
+    def with_tilt(self, tilt):
+        """This grid with its error measured in the λ-tilted norm (only for a grid without FFT error)."""
+        tilt = float(check_nonnegative(tilt, "tilt"))
+        if self.error > 0 and tilt != self.tilt:
+            raise ValueError("tilt can only be chosen for a grid that carries no round-off yet")
+        return LossGrid(self.shift, self.interval, self.probs, self.inf_mass, self.pessimistic,
+                        self.error, tilt=tilt, log_tilt_error=self.log_tilt_error,
+                        inf_error=self.inf_error)
+
+    def log_mgf(self, tilt):
+        """log Σ_i p_i e^{λ ℓ_i}, the log moment generating function of the finite part (λ a number or array)."""
+        lams = np.asarray(tilt, dtype=float)
+        keep = self.probs > 0
+        if not np.any(keep):
+            return scalar_or_array(np.full(lams.shape, -math.inf))
+        log_p, ell = np.log(self.probs[keep]), self.losses[keep]
+        return scalar_or_array(np.reshape([float(logsumexp(log_p + lam * ell)) for lam in lams.ravel()], lams.shape))
+
+    def round_off(self, eps):
+        """Bound on the floating-point error of δ(ε) from this grid (see the class docstring)."""
+        lam, d, n = self.tilt, self.interval, self.probs.size
+        k0 = max(math.floor((eps - self.shift) / d) + 1, 0)  # first grid loss > ε
+        if k0 >= n or self.error == 0.0:  # nothing above ε, or no FFT error
+            return self.inf_error
+
+        def log_weights(rate):
+            # log Σ_{k≥k0} e^{−rate·ℓ_k}(1 − e^{ε−ℓ_k}) = log(G(rate) − e^ε G(rate + 1)), G geometric
+            g0 = _log_geometric_tail(self.shift + k0 * d, d, n - k0, rate)
+            g1 = eps + _log_geometric_tail(self.shift + k0 * d, d, n - k0, rate + 1.0)
+            return g0 + math.log(-math.expm1(g1 - g0)) if g1 < g0 else g0
+
+        err = self.error * math.exp(0.5 * log_weights(0.0))
+        if self.log_tilt_error > -math.inf:  # carried only when λ > 0
+            err = min(err, math.exp(min(self.log_tilt_error + 0.5 * log_weights(2 * lam), 700.0)))
+        return err + self.inf_error
+
+    @property
+    def losses(self):
+        """The grid of losses ``shift + i·interval``."""
+        return self.shift + self.interval * np.arange(self.probs.size)
+
+    @property
+    def mass(self):
+        """Total finite mass Σ p_i."""
+        return float(self.probs.sum())
+
+    def _raw_delta(self, eps):
+        """(Σ_{ℓ_i > ε} p_i (1 − e^{ε−ℓ_i}) + p_∞, round-off bound) for one scalar ε."""
+        k = math.floor((eps - self.shift) / self.interval) + 1  # first index with ℓ_i > ε
+        k = max(k, 0)
+        n = self.probs.size
+        if k < n:
+            ell = self.shift + self.interval * np.arange(k, n)
+            ok = ell > eps
+            body = _dot(self.probs[k:][ok], -np.expm1(eps - ell[ok]))
+        else:
+            body = 0.0
+        return body + self.inf_mass, self.round_off(eps)
+
+    def _bound(self, eps):
+        d, err = self._raw_delta(eps)
+        # relative slack for per-bin floating-point error; the FFT round-off bound is
+        # added to an upper bound and subtracted from a lower bound
+        if self.pessimistic:
+            d = d * (1 + _REL_SLACK) + err
+        else:
+            d = d * (1 - _REL_SLACK) - err
+        return min(max(d, 0.0), 1.0)
+
+    def delta(self, epsilon):
+        """δ(ε) of this grid (an upper bound if pessimistic, a lower bound if not)."""
+        eps = np.asarray(epsilon, dtype=float)
+        flat = [self._bound(float(e)) for e in eps.ravel()]
+        return scalar_or_array(np.reshape(flat, eps.shape))
+
+    def epsilon(self, delta):
+        """Smallest ε ≥ 0 with δ(ε) ≤ δ (exact for the grid: δ is linear in e^ε between grid points)."""
+        dl = np.asarray(delta, dtype=float)
+        flat = [self._epsilon_one(float(d)) for d in dl.ravel()]
+        return scalar_or_array(np.reshape(flat, dl.shape))
+
+    def _epsilon_one(self, delta):
+        f = self._bound
+        if f(0.0) <= delta:
+            return 0.0
+        n = self.probs.size
+        i0 = max(math.floor(-self.shift / self.interval) + 1, 0)  # first grid loss > 0
+        if i0 >= n:  # no finite loss above 0: δ(ε) is the +∞ atom for all ε > 0
+            return math.inf
+        top = self.shift + self.interval * (n - 1)
+        if f(top) > delta:  # beyond the last grid point δ is constant (the +∞ atom)
+            return math.inf
+        point = lambda i: 0.0 if i < i0 else self.shift + self.interval * i  # noqa: E731
+        lo, hi = i0 - 1, n - 1  # f(point(lo)) > delta ≥ f(point(hi))
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if f(point(mid)) > delta:
+                lo = mid
+            else:
+                hi = mid
+        ea, eb = point(lo), point(hi)
+        da, db = f(ea), f(eb)
+        # δ is affine in x = e^ε on [ea, eb]: solve da + (db − da)(x − xa)/(xb − xa) = delta
+        frac = (da - delta) / (da - db) if da > db else 1.0
+        return float(ea + math.log1p(frac * math.expm1(eb - ea)))
+
+    def truncated(self, tail_mass):
+        """Cut the tails holding at most ``tail_mass`` each; keep the bound valid."""
+        p = self.probs
+        if p.size == 0:
+            return self
+        c = np.cumsum(p)
+        lo = int(np.searchsorted(c, tail_mass, side="right"))
+        rc = np.cumsum(p[::-1])
+        hi = p.size - int(np.searchsorted(rc, tail_mass, side="right"))
+        if lo >= hi:  # everything is tail: keep the largest entry
+            lo = int(np.argmax(p))
+            hi = lo + 1
+        low_mass = float(c[lo - 1]) if lo > 0 else 0.0
+        high_mass = float(rc[p.size - hi - 1]) if hi < p.size else 0.0
+        kept = p[lo:hi].copy()
+        inf_mass = self.inf_mass
+        if self.pessimistic:
+            kept[0] += low_mass  # rounding losses up is allowed
+            inf_mass += high_mass
+        return LossGrid(self.shift + lo * self.interval, self.interval, kept, inf_mass,
+                        self.pessimistic, self.error, tilt=self.tilt,
+                        log_tilt_error=self.log_tilt_error, inf_error=self.inf_error)
+
+    def compose(self, other, tail_mass=_DEFAULT_TAIL):
+        """The grid of the composition (losses add): a convolution, cut to its bulk.
+
+        The window kept is chosen from the *exact* tail masses of the
+        convolution, Σ_{i+j>k} a_i b_j (prefix/suffix sums, one dot product per
+        probe of a galloping search from each end, not from the FFT output), so
+        FFT noise never decides what is cut; the cut mass goes to +∞ and to the
+        lowest kept point (pessimistic) or is dropped.
+        """
+        if not math.isclose(self.interval, other.interval, rel_tol=1e-12, abs_tol=0.0):
+            raise ValueError("interval of both grids must be equal to compose them")
+        if self.pessimistic != other.pessimistic:
+            raise ValueError("pessimistic must be the same for both grids")
+        if self.tilt != other.tilt:
+            raise ValueError("tilt must be the same for both grids")
+        a, b = self.probs, other.probs
+        na, nb = a.size, b.size
+        ma, mb = float(a.sum()), float(b.sum())
+        n = na + nb - 1
+        _check_points(n, "the composition", "use a larger interval or tail_mass, or fewer steps")
+        # exact tail sums from prefix/suffix sums; each is one contiguous dot product
+        # exact tail sums from prefix/suffix sums (stored reversed, so that every
+        # probe is one dot product of two contiguous slices)
+        b_pre_rev = np.concatenate([[0.0], np.cumsum(b)])[::-1].copy()  # [nb − m] = Σ_{j<m} b_j
+        b_suf_rev = np.concatenate([[0.0], np.cumsum(b[::-1])[:-1]])  # [nb − 1 − m] = Σ_{j>m} b_j
+        a_pre = np.concatenate([[0.0], np.cumsum(a)])
+        a_suf = np.concatenate([np.cumsum(a[::-1])[::-1], [0.0]])  # a_suf[i] = Σ_{i'≥i} a_i'
+
+        def below(k):  # Σ_{i+j<k} a_i b_j
+            full = mb * a_pre[min(max(k - nb + 1, 0), na)]  # i ≤ k − nb: all of b
+            i0, i1 = max(0, k - nb + 1), min(k - 1, na - 1)
+            if i1 < i0:
+                return float(full)
+            return float(full) + _dot(a[i0:i1 + 1], b_pre_rev[nb - k + i0:nb - k + i1 + 1])
+
+        def above(k):  # Σ_{i+j>k} a_i b_j
+            full = mb * a_suf[min(max(k + 1, 0), na)]  # i > k: all of b
+            i0, i1 = max(0, k - nb + 2), min(k, na - 1)
+            if i1 < i0:
+                return float(full)
+            return float(full) + _dot(a[i0:i1 + 1], b_suf_rev[nb - 1 - k + i0:nb - k + i1])
+
+        # the widest window whose exact tails are ≤ tail_mass: galloping, then bisection
+        k_lo = _last_true(lambda k: below(k) <= tail_mass, 0, n - 1)
+        k_hi = n - 1 - _last_true(lambda r: above(n - 1 - r) <= tail_mass, 0, n - 1 - k_lo)
+        lam = self.tilt
+        c, new_err, new_log_tilt = _convolve(a, b, lam * self.interval)
+        window = c[k_lo:k_hi + 1].copy()
+        low_mass, high_mass = below(k_lo), above(k_hi)
+        inf_mass = self.inf_mass * (mb + other.inf_mass) + other.inf_mass * ma
+        if self.pessimistic:
+            window[0] += low_mass
+            inf_mass += high_mass
+        # round-off: an error e_a of the inputs becomes e_a∗b (+ a∗e_b + e_a∗e_b), and
+        # ‖e_a∗b‖₂ ≤ ‖e_a‖₂‖b‖₁ (Young), also tilted: ‖(e_a∗b)e^{λℓ}‖₂ ≤ ‖e_a e^{λℓ}‖₂ Σ_j b_j e^{λℓ_j};
+        # ‖e_a∗e_b‖₂ ≤ ‖e_a‖₂‖e_b‖₁ ≤ ‖e_a‖₂ √n_b ‖e_b‖₂
+        root_nb = math.sqrt(nb)
+        error = self.error * mb + other.error * ma + self.error * other.error * root_nb + new_err
+        log_tilt_error = -math.inf  # the tilted norm is carried only for λ > 0
+        if lam > 0:
+            log_terms = [new_log_tilt + lam * (self.shift + other.shift)]
+            if self.log_tilt_error > -math.inf or other.log_tilt_error > -math.inf:
+                lma = self.log_mgf(lam)
+                lmb = lma if other is self else other.log_mgf(lam)
+                log_terms += [self.log_tilt_error + lmb, other.log_tilt_error + lma,
+                              self.log_tilt_error + other.log_tilt_error + math.log(root_nb)]
+            log_tilt_error = float(np.logaddexp.reduce(log_terms))
+        # the +∞ atom is p∞_a(‖b‖₁ + p∞_b) + p∞_b‖a‖₁: errors of ‖a‖₁, ‖b‖₁ (≤ √n ‖e‖₂) and the atoms
+        err1_a, err1_b = self.error * math.sqrt(na), other.error * root_nb
+        inf_error = (self.inf_error * (mb + other.inf_mass + err1_b + other.inf_error)
+                     + other.inf_error * (ma + self.inf_mass + err1_a)
+                     + self.inf_mass * err1_b + other.inf_mass * err1_a)
+        return LossGrid(self.shift + other.shift + k_lo * self.interval, self.interval, window,
+                        min(inf_mass, 1.0), self.pessimistic, error, tilt=lam,
+                        log_tilt_error=log_tilt_error, inf_error=inf_error)
+
+    def self_compose(self, count, tail_mass=_DEFAULT_TAIL):
+        """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``)."""
+        count = int(count)
+        tail_mass = tail_mass / count  # a cut at one level is repeated up to `count` times
+        result, base = None, self
+        while count:
+            if count & 1:
+                result = base if result is None else result.compose(base, tail_mass)
+            count >>= 1
+            if count:
+                base = base.compose(base, tail_mass)
+        return result
+
+
+# --------------------------------------------------------------------------
+# FFT convolution with bounds on its round-off; exponential tilting
+# --------------------------------------------------------------------------
+def _dot(x, y):
+    """Σ x_i y_i by numpy's pairwise summation (no BLAS: its threads stall on a busy machine)."""
+    return float(np.sum(x * y))
+
+
+def _last_true(pred, start, stop):
+    """Largest k in [start, stop] with pred(k) (pred monotone: true then false; pred(start) assumed).
+
+    Galloping from ``start`` then bisection: O(log(k − start)) calls, cheap when
+    the answer is near ``start`` (the tails are short compared with the grid).
+    """
+    lo, step = start, 1
+    while True:
+        probe = min(lo + step, stop)
+        if probe == lo:
+            return lo
+        if not pred(probe):
+            hi = probe
+            break
+        lo, step = probe, 2 * step
+        if probe == stop:
+            return stop
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if pred(mid) else (lo, mid)
+    return lo
+
+
+# Error constant of a floating-point FFT: ‖fl(F x) − F x‖₂ ≤ log₂(n)·η_F·‖F x‖₂ with
+# η_F = μ_F + g₄(√2 + μ_F) ≈ 6.7u, g₄ = 4u/(1 − 4u), for a radix-2 FFT with twiddle
+# factors accurate to μ_F ≈ u (Higham, Accuracy and Stability of Numerical Algorithms,
+# 2nd ed., Thm 24.2, where η_F, μ_F, g₄ are written η, μ, γ₄).
+# scipy's pocketfft is a mixed-radix FFT with accurate twiddles; 16u leaves a
+# margin for the radix-3/5 butterflies (the tests compare the bound with the
+# actual error against exact summation).
+_FFT_ETA = 16 * _EPS / 2
+
+
+def _log_geometric_tail(start, step, count, rate):
+    """log Σ_{k<count} e^{−rate·(start + k·step)}: the weights e^{−rate·ℓ} of ``count`` grid losses."""
+    return -rate * start + _log_geometric_sum(-rate * step, 0, count - 1)
+
+
+def _log_geometric_sum(rate, first, last):
+    """log Σ_{k=first}^{last} e^{rate·k} (−∞ for an empty range), stable for any sign of rate."""
+    if last < first:
+        return -math.inf
+    m = last - first + 1
+    if rate == 0.0:
+        return math.log(m)
+    top = last if rate > 0 else first  # the largest term
+    r = -abs(rate)
+    return rate * top + math.log(-math.expm1(r * m)) - math.log(-math.expm1(r))
+
+
+def _fft_convolve(a, b, nfft):
+    """irfft(rfft(a)·rfft(b)) cut to the linear convolution, negative entries clipped to 0."""
+    n = a.size + b.size - 1
+    fa = _fft.rfft(a, nfft)
+    fb = fa if b is a else _fft.rfft(b, nfft)
+    c = _fft.irfft(fa * fb, nfft)[:n]
+    return np.maximum(c, 0.0)  # the true values are ≥ 0: clipping only shrinks the error
+
+
+def _fft_error_l2(a, b, nfft):
+    r"""Bound on ‖ĉ − a∗b‖₂ for the FFT convolution of ``a`` and ``b``.
+
+    Each of the three transforms errs by c_F = log₂(n)η_F relative in ℓ₂, and
+    ‖F b‖_∞ ≤ ‖b‖₁; Parseval turns the errors of F a and F b into
+    c_F‖a‖₂‖b‖₁ and c_F‖a‖₁‖b‖₂ after the inverse transform, which adds its own
+    c_F‖a∗b‖₂ ≤ c_F‖a‖₂‖b‖₁; the pointwise product adds u‖a‖₂‖b‖₁.
+    """
+    eps_f = math.log2(nfft) * _FFT_ETA
+    n2a, n1a = math.sqrt(_dot(a, a)), float(a.sum())
+    n2b, n1b = (n2a, n1a) if b is a else (math.sqrt(_dot(b, b)), float(b.sum()))
+    return ((2 * eps_f + _EPS) * n2a * n1b + eps_f * n1a * n2b) * (1 + 4 * eps_f)
+
+
+def _convolve(a, b, tilt=0.0):
+    r"""Linear convolution of two non-negative arrays, with bounds on its error.
+
+    Returns ``(c, err, log_tilted_err)``: the convolution, a bound on the ℓ₂
+    norm of its error ‖ĉ − c‖₂, and the log of a bound on the tilted ℓ₂ norm
+    ‖((ĉ_k − c_k) e^{λh·k})_k‖₂, with λh = ``tilt`` ≥ 0 the tilt per grid index
+    (the tilt λ per unit loss times the grid spacing h).
+
+    Short inputs are summed directly: every entry is a sum of non-negative
+    terms, so its relative error is at most N·u/(1 − N·u), N = min(n_a, n_b),
+    and both error norms are at most that factor times the norms of the result.
+
+    Longer inputs use a real FFT. Its error is of order u‖a‖₂‖b‖₁ in *every*
+    entry, so entries far below the largest come out as noise. Tilting fixes
+    that where it matters: with a'_i = a_i e^{λh·i}, b'_j = b_j e^{λh·j}
+    (normalised by their maxima), (a'∗b')_k = (a∗b)_k e^{λh·k}, so the FFT of the
+    tilted arrays, untilted, errs by ∝ e^{−λh·k}: relatively small in the upper
+    tail, where δ(ε) at small δ lives. With λ > 0 both convolutions are computed
+    and each entry is taken from the one with the smaller error bound (the plain
+    one in the bulk and below it, the tilted one above). On each region the
+    error is part of that FFT's error vector, whose ℓ₂ norm is bounded; a
+    weight is bounded by its largest value on the region.
+    """
+    na, nb = a.size, b.size
+    n = na + nb - 1
+    if min(na, nb) <= 64:
+        m = min(na, nb)
+        gamma = m * _EPS / 2 / (1 - m * _EPS / 2)
+        c = np.maximum(np.convolve(a, b), 0.0)
+        err = gamma * math.sqrt(_dot(c, c))
+        log_tilted = -math.inf
+        if err > 0:
+            ct, top = _tilted(c, tilt)
+            log_tilted = math.log(gamma) + top + 0.5 * math.log(_dot(ct, ct))
+        return c, err, log_tilted
+    nfft = _fft.next_fast_len(n, real=True)
+    c0 = _fft_convolve(a, b, nfft)
+    e0 = _fft_error_l2(a, b, nfft)  # ℓ₂ bound of the plain FFT's error; also a bound per entry
+    if tilt <= 0.0 or e0 == 0.0:
+        log_tilted = (math.log(e0) + max(tilt, 0.0) * (n - 1)) if e0 > 0 else -math.inf
+        return c0, e0, log_tilted
+    ta, la = _tilted(a, tilt)
+    tb, lb = (ta, la) if b is a else _tilted(b, tilt)
+    ct = _fft_convolve(ta, tb, nfft)
+    et = _fft_error_l2(ta, tb, nfft)  # in tilted, normalised units: untilted it is et·e^{la+lb−tilt·k}
+    # the tilted result is the better one for k > k_switch
+    k_switch = math.floor((math.log(et) + la + lb - math.log(e0)) / tilt) if et > 0 else -1
+    k_switch = min(max(k_switch, -1), n - 1)
+    c = c0
+    if k_switch < n - 1:
+        k = np.arange(k_switch + 1, n)
+        c = c0.copy()
+        c[k_switch + 1:] = ct[k_switch + 1:] * np.exp(la + lb - tilt * k)
+    # plain and tilted ℓ₂ norms of the error, region by region
+    plain, log_t = (e0, [math.log(e0) + tilt * k_switch]) if k_switch >= 0 else (0.0, [])
+    if et > 0 and k_switch < n - 1:
+        plain += et * math.exp(la + lb - tilt * (k_switch + 1))
+        log_t.append(math.log(et) + la + lb)
+    return c, plain, float(np.logaddexp.reduce(log_t))
+
+
+def _tilted(a, tilt):
+    """a_i e^{tilt·i} divided by its largest entry, and the log of that entry."""
+    with np.errstate(divide="ignore"):
+        log_a = np.log(a) + tilt * np.arange(a.size)
+    top = float(np.max(log_a))
+    return np.exp(log_a - top), top
