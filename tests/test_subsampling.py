@@ -348,7 +348,8 @@ def test_s4_13_large_sigma_expansion_and_tail(c1, c2):
 
 
 def test_s4_13_certificate_premises_and_the_fast_moment():
-    from dpnotes.subsampling import _LOG_A_ATOL, _LOG_A_RTOL, _claim26_log_moments, _log_a
+    from dpnotes.subsampling.claim26 import _LOG_A_ATOL, _LOG_A_RTOL, _claim26_log_moments
+    from dpnotes.subsampling.moments import _log_a
 
     rng = np.random.default_rng(5)
     sig = np.exp(rng.uniform(0.0, math.log(400.0), 60))
