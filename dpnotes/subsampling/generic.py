@@ -4,7 +4,7 @@ r"""The generic subsampling bound of Claim 24, for any inner mechanism.
 that of the mechanism run on a subsample drawn without replacement at rate q
 (seed 004, Claim 24); :func:`rdp_subsampled_relaxed` is its relaxation via
 1 + x ≤ e^x, of order qε(α). Both take the inner curve as values or as a
-callable (:func:`_rho_at`). It gains a factor q, against q² for the exact
+callable (:func:`_rho_at`). The bound gains a factor q, against q² for the exact
 sampled Gaussian (:mod:`dpnotes.subsampling.sampled_gaussian`).
 
 Used in: book/05-subsampling
