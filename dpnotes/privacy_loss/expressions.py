@@ -15,7 +15,9 @@ from scipy import optimize
 from .._validation import check_int, check_nonnegative, named_shapes
 from .curves import hockey_stick_divergence
 from .variables import PrivacyLoss, _quad
-from .variables import privacy_loss_gaussian, privacy_loss_laplace, privacy_loss_randomized_response  # noqa: F401 (the doctests)
+# for the doctests, which build their PrivacyLoss with these:
+from .variables import privacy_loss_gaussian, privacy_loss_laplace, privacy_loss_randomized_response  # noqa: F401
+
 
 def _check_loss(loss):
     if not isinstance(loss, PrivacyLoss):

@@ -20,6 +20,7 @@ from scipy.special import ndtr
 
 from .._validation import check_interval, check_pmf_pair, check_positive, named_shapes
 
+
 class PrivacyLoss:
     r"""The privacy-loss random variable Z = log(P(Y)/Q(Y)), Y ~ P, of a pair (P, Q).
 

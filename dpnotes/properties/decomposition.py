@@ -1,9 +1,9 @@
 r"""Decompositions of an (ε, δ)-indistinguishable pair of pmfs (seed 002, S2-11), constructed.
 
 :func:`decompose_dp_pair` writes the pair as a mixture of an ε-close pair
-(weight 1 − δ') and a remainder (a :data:`Decomposition`);
+(weight 1 − δ') and a remainder (a :class:`Decomposition`);
 :func:`randomized_response_decomposition` writes it as a post-processing of
-(ε, δ) randomized response (an :data:`RRDecomposition`). The Bayesian version:
+(ε, δ) randomized response (an :class:`RRDecomposition`). The Bayesian version:
 :func:`bayesian_event_probability` is the probability of the "good" event at
 each outcome, and :func:`posterior_bound` the largest posterior an
 ε-indistinguishable observation allows.
