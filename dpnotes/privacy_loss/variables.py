@@ -1,0 +1,304 @@
+r"""The privacy-loss random variable of a pair of laws, and its constructors per mechanism.
+
+:class:`PrivacyLoss` holds a pair (P, Q) twice over: in output space (log
+densities, sampling) and as the law of Z = log(P(Y)/Q(Y)), Y ~ P, derived by
+hand (atoms, density, the two survival functions). It is built by
+:func:`privacy_loss_gaussian`, :func:`privacy_loss_laplace`,
+:func:`privacy_loss_discrete` (any two pmfs) and
+:func:`privacy_loss_randomized_response`. The private :func:`_quad` (adaptive
+quadrature split at given points) is shared with
+:mod:`dpnotes.privacy_loss.expressions`.
+
+Used in: book/04-hypothesis-testing
+"""
+
+import warnings
+
+import numpy as np
+from scipy import integrate
+from scipy.special import ndtr
+
+from .._validation import check_interval, check_pmf_pair, check_positive, named_shapes
+
+
+class PrivacyLoss:
+    r"""The privacy-loss random variable Z = log(P(Y)/Q(Y)), Y ~ P, of a pair (P, Q).
+
+    Build one with :func:`privacy_loss_gaussian`, :func:`privacy_loss_laplace`,
+    :func:`privacy_loss_randomized_response` or :func:`privacy_loss_discrete`.
+
+    The object exposes the pair in output space (``log_p``, ``log_q``,
+    ``log_ratio``, ``sample_y``) and, separately, the law of Z derived by hand:
+    its atoms and their masses (``atoms``, ``masses``), the density of its
+    continuous part (``density`` on ``density_range``), and the two survival
+    functions ``sf(z) = P_{Y~P}[ℓ(Y) > z]`` and ``sf_q(z) = P_{Y~Q}[ℓ(Y) > z]``
+    (the latter is P[−Z' > z] for Z' = PrivLoss(Q‖P)), where ℓ(y) = log(P(y)/Q(y))
+    is the privacy loss at output y. The δ functions of this module use these
+    two descriptions independently.
+
+    References
+    ----------
+    Seed 002, S2-01 (definition); Dwork & Rothblum (2016); Sommer, Meiser & Mohammadi (2019).
+    """
+
+    def __init__(self, name, *, log_p, log_q, sample_y, sf, sf_q, atoms=(), masses=(),
+                 density=None, density_range=None, y_points=(), y_scale=1.0, pmfs=None):
+        self.name = name
+        self.log_p = log_p
+        self.log_q = log_q
+        self.sample_y = sample_y
+        self.sf = sf
+        self.sf_q = sf_q
+        self.atoms = np.asarray(atoms, dtype=float)
+        self.masses = np.asarray(masses, dtype=float)
+        self.density = density
+        self.density_range = density_range
+        self.y_points = tuple(y_points)
+        self.y_scale = float(y_scale)
+        self.pmfs = pmfs  # (p, q) for discrete pairs, else None
+
+    def log_ratio(self, y):
+        """The privacy loss ℓ(y) = log P(y) − log Q(y) at output y."""
+        return self.log_p(y) - self.log_q(y)
+
+    def sample(self, n, seed=0):
+        """``n`` draws of Z (Y ~ P mapped through the log ratio), from ``numpy.random.default_rng(seed)``."""
+        rng = np.random.default_rng(seed)
+        return self.log_ratio(self.sample_y(int(n), rng))
+
+    def expect(self, h):
+        """E[h(Z)] from the law of Z: atoms plus quadrature of the continuous part."""
+        total = float(np.sum(self.masses * h(self.atoms))) if self.atoms.size else 0.0
+        if self.density is not None:
+            lo, hi = self.density_range
+            total += _quad(lambda z: h(z) * self.density(z), lo, hi)
+        return total
+
+    def __repr__(self):
+        return f"PrivacyLoss({self.name})"
+
+
+def _quad(f, lo, hi, points=()):
+    """Adaptive quadrature of a scalar function, split at the given points."""
+    inner = sorted(x for x in points if lo < x < hi)
+    edges = [lo, *inner, hi]
+    total = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", integrate.IntegrationWarning)
+        for a, b in zip(edges[:-1], edges[1:]):
+            total += integrate.quad(lambda x: float(np.asarray(f(np.asarray(x)))), a, b,
+                                    limit=400, epsabs=0.0, epsrel=1e-13)[0]
+    return total
+
+
+@named_shapes
+def privacy_loss_gaussian(sigma, sensitivity=1.0):
+    r"""Privacy loss of the Gaussian mechanism: P = N(Δ, σ²), Q = N(0, σ²).
+
+    .. math:: \ell(y) = \frac{2y\Delta - \Delta^2}{2\sigma^2},\qquad
+              Z \sim \mathcal N(\mu^2/2, \mu^2),\quad \mu = \Delta/\sigma;
+
+    under Q the same map has law N(−μ²/2, μ²).
+
+    Parameters
+    ----------
+    sigma : float, σ > 0
+    sensitivity : float, Δ > 0
+
+    Returns
+    -------
+    PrivacyLoss
+
+    Raises
+    ------
+    ValueError
+        If σ ≤ 0 or Δ ≤ 0.
+
+    References
+    ----------
+    Seed 002, S2-01; seed 004, Example 1 (scaling and translation invariance).
+
+    Examples
+    --------
+    >>> loss = privacy_loss_gaussian(1.0)
+    >>> round(float(loss.sf(0.5)), 12)  # P[N(1/2, 1) > 1/2]
+    0.5
+    """
+    sigma = float(check_positive(sigma, "sigma"))
+    d = float(check_positive(sensitivity, "sensitivity"))
+    mu = d / sigma
+    if not 1e-150 <= mu <= 1e150:
+        raise ValueError(f"sensitivity/sigma must be in [1e-150, 1e150] (got sensitivity = {d:g}, sigma = {sigma:g}): "
+                         f"the loss N(μ²/2, μ²) is not representable beyond")
+    m, s = 0.5 * mu**2, mu
+    log_c = -0.5 * np.log(2.0 * np.pi) - np.log(sigma)
+    return PrivacyLoss(
+        f"Gaussian(sigma={sigma:g}, sensitivity={d:g})",
+        log_p=lambda y: log_c - 0.5 * ((np.asarray(y, float) - d) / sigma) ** 2,
+        log_q=lambda y: log_c - 0.5 * (np.asarray(y, float) / sigma) ** 2,
+        sample_y=lambda n, rng: d + sigma * rng.standard_normal(n),
+        sf=lambda z: ndtr((m - np.asarray(z, float)) / s),
+        sf_q=lambda z: ndtr((-m - np.asarray(z, float)) / s),
+        density=lambda z: np.exp(-0.5 * ((z - m) / s) ** 2) / (s * np.sqrt(2.0 * np.pi)),
+        density_range=(m - 80.0 * s, m + 80.0 * s),  # e^{-3200}: beyond double precision
+        y_points=(0.0, d),
+        y_scale=sigma,
+    )
+
+
+@named_shapes
+def privacy_loss_laplace(scale, sensitivity=1.0):
+    r"""Privacy loss of the Laplace mechanism: P = Lap(Δ, b), Q = Lap(0, b).
+
+    The privacy loss at output y is ℓ(y) = (|y| − |y − Δ|)/b ∈ [−Δ/b, Δ/b]. Under P,
+    Z has an atom of mass ½ at Δ/b, an atom of mass ½e^{−Δ/b} at −Δ/b, and density
+    ¼e^{(z−Δ/b)/2} on (−Δ/b, Δ/b); for −Δ/b ≤ z < Δ/b,
+
+    .. math:: P[Z > z] = 1 - \tfrac12 e^{(z-\Delta/b)/2},\qquad
+              P_{Y\sim Q}[\ell(Y) > z] = \tfrac12 e^{-(z+\Delta/b)/2}.
+
+    Parameters
+    ----------
+    scale : float, b > 0
+    sensitivity : float, Δ > 0
+
+    Returns
+    -------
+    PrivacyLoss
+
+    Raises
+    ------
+    ValueError
+        If b ≤ 0 or Δ ≤ 0.
+
+    References
+    ----------
+    Seed 002, S2-01; derived here (see :func:`delta_laplace`).
+
+    Examples
+    --------
+    >>> loss = privacy_loss_laplace(1.0)
+    >>> [float(x) for x in loss.atoms], [round(float(m), 6) for m in loss.masses]
+    ([-1.0, 1.0], [0.18394, 0.5])
+    """
+    b = float(check_positive(scale, "scale"))
+    d = float(check_positive(sensitivity, "sensitivity"))
+    t = d / b
+    log_c = -np.log(2.0 * b)
+
+    def sf(z):
+        z = np.asarray(z, float)
+        mid = 1.0 - 0.5 * np.exp(0.5 * (np.clip(z, -t, t) - t))
+        return np.where(z < -t, 1.0, np.where(z >= t, 0.0, mid))
+
+    def sf_q(z):
+        z = np.asarray(z, float)
+        mid = 0.5 * np.exp(-0.5 * (np.clip(z, -t, t) + t))
+        return np.where(z < -t, 1.0, np.where(z >= t, 0.0, mid))
+
+    return PrivacyLoss(
+        f"Laplace(scale={b:g}, sensitivity={d:g})",
+        log_p=lambda y: log_c - np.abs(np.asarray(y, float) - d) / b,
+        log_q=lambda y: log_c - np.abs(np.asarray(y, float)) / b,
+        sample_y=lambda n, rng: d + rng.laplace(0.0, b, n),
+        sf=sf,
+        sf_q=sf_q,
+        atoms=(-t, t),
+        masses=(0.5 * np.exp(-t), 0.5),
+        density=lambda z: 0.25 * np.exp(0.5 * (z - t)),
+        density_range=(-t, t),
+        y_points=(0.0, d),
+        y_scale=b,
+    )
+
+
+@named_shapes
+def privacy_loss_discrete(p, q):
+    r"""Privacy loss of two pmfs on the same finite support {0, 1, …} (indices of the arrays).
+
+    Z takes the value log(P(i)/Q(i)) with probability P(i).
+
+    Parameters
+    ----------
+    p, q : array_like, the pmfs of P and Q, of equal length with the same support
+
+    Returns
+    -------
+    PrivacyLoss
+
+    Raises
+    ------
+    ValueError
+        If p, q are not pmfs of equal length, or their supports differ
+        (the privacy loss is then undefined, seed 002 §1).
+
+    References
+    ----------
+    Seed 002, S2-01.
+
+    Examples
+    --------
+    >>> loss = privacy_loss_discrete([0.5, 0.5], [0.25, 0.75])
+    >>> [round(float(z), 6) for z in loss.atoms]
+    [0.693147, -0.405465]
+    """
+    p, q = check_pmf_pair(p, q)
+    on = p > 0
+    with np.errstate(divide="ignore"):
+        lp, lq = np.log(p), np.log(q)
+    z = np.where(on, lp - lq, 0.0)
+    idx = np.arange(p.size)
+
+    def lookup(table):
+        return lambda y: table[np.asarray(y, dtype=int)]
+
+    def sf(zz):
+        zz = np.asarray(zz, float)
+        return np.sum(np.where(z[on] > zz[..., None], p[on], 0.0), axis=-1)
+
+    def sf_q(zz):
+        zz = np.asarray(zz, float)
+        return np.sum(np.where(z[on] > zz[..., None], q[on], 0.0), axis=-1)
+
+    return PrivacyLoss(
+        f"discrete(n={p.size})",
+        log_p=lookup(lp),
+        log_q=lookup(lq),
+        sample_y=lambda n, rng: rng.choice(idx, size=n, p=p),
+        sf=sf,
+        sf_q=sf_q,
+        atoms=z[on],
+        masses=p[on],
+        pmfs=(p, q),
+    )
+
+
+@named_shapes
+def privacy_loss_randomized_response(p):
+    r"""Privacy loss of binary randomized response: P = (p, 1−p), Q = (1−p, p).
+
+    Z = ℓ with probability p and −ℓ with probability 1 − p, ℓ = log(p/(1−p)).
+
+    Parameters
+    ----------
+    p : float, p ∈ (0, 1)
+
+    Returns
+    -------
+    PrivacyLoss
+
+    Raises
+    ------
+    ValueError
+        If p ∉ (0, 1).
+
+    Examples
+    --------
+    >>> loss = privacy_loss_randomized_response(0.75)
+    >>> [round(float(z), 6) for z in loss.atoms]
+    [1.098612, -1.098612]
+    """
+    p = float(check_interval(p, "p", 0, 1, closed_low=False, closed_high=False))
+    loss = privacy_loss_discrete([p, 1.0 - p], [1.0 - p, p])
+    loss.name = f"randomized response(p={p:g})"
+    return loss
