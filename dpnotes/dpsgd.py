@@ -67,6 +67,7 @@ from ._validation import (
 from .composition import epsilon_advanced_composition
 from .conversion import OrderGridWarning, delta_from_rdp, epsilon_from_rdp
 from .orders import DEFAULT_ORDERS
+from .pld import dpsgd_delta_pld, dpsgd_epsilon_pld
 from .privacy_loss import epsilon_gaussian
 from .subsampling import log_moment_subsampled_gaussian, rdp_subsampled_gaussian
 
@@ -174,8 +175,7 @@ def route_applicable(q, sigma, route):
 
     .. math:: \text{route 3: } \sigma \ge 1,\quad c_1 = q\sigma \le 1
 
-    Routes 1, 2, "rdp" and "rdp-mironov" apply to every valid (q, σ); "pld" applies
-    when :mod:`dpnotes.pld` can be imported.
+    Routes 1, 2, "rdp", "rdp-mironov" and "pld" apply to every valid (q, σ).
 
     Parameters
     ----------
@@ -206,11 +206,6 @@ def route_applicable(q, sigma, route):
     sigma = check_noise_multiplier(sigma)
     if route == "route3":
         return sigma >= 1.0 and q * sigma <= 1.0
-    if route == "pld":
-        try:
-            from . import pld  # noqa: F401
-        except ImportError:
-            return False
     return True
 
 
@@ -447,7 +442,6 @@ def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
     q, sigma, steps = _check_common(q, sigma, steps)
     delta = float(check_delta(delta))
     if route == "pld":
-        from .pld import dpsgd_epsilon_pld  # lazy: the PLD module is optional here
         return float(dpsgd_epsilon_pld(q, sigma, steps, delta))
     if q == 0.0:
         return 0.0
@@ -504,7 +498,6 @@ def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
     q, sigma, steps = _check_common(q, sigma, steps)
     epsilon = float(check_nonnegative(epsilon, "epsilon"))
     if route == "pld":
-        from .pld import dpsgd_delta_pld
         return float(dpsgd_delta_pld(q, sigma, steps, epsilon))
     if q == 0.0:
         return 0.0
@@ -520,8 +513,8 @@ def dpsgd_epsilon_routes(q, sigma, steps, delta, orders=None, routes=None):
 
     .. math:: \{\,\text{route} \mapsto \varepsilon_{\text{route}}(q, \sigma, T, \delta) : \text{route applicable}\,\}
 
-    Routes that do not apply (route 3 outside σ ≥ 1, qσ ≤ 1; "pld" when its
-    module is missing) are left out; :class:`OrderGridWarning` is passed on.
+    Routes that do not apply (route 3 outside σ ≥ 1, qσ ≤ 1) are left out;
+    :class:`OrderGridWarning` is passed on.
 
     Parameters
     ----------

@@ -17,7 +17,7 @@ from dpnotes.noise_comparison import (
     shift_rdp,
     shift_rdp_grid,
 )
-from dpnotes.noise_comparison import _fisher_information  # the small-shift constant, checked by mpmath below
+from dpnotes.noise_comparison.laws import _fisher_information  # the small-shift constant, checked by mpmath below
 from dpnotes.rdp import rdp_gaussian, rdp_laplace
 
 SCIPY = {

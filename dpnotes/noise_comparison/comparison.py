@@ -1,0 +1,216 @@
+r"""Which law is best: seed 004's further questions answered from the divergences of :mod:`~dpnotes.noise_comparison.shift`.
+
+:func:`crossover_order` is the order from which a law beats the Gaussian of
+equal variance, :func:`best_noise_law` the best candidate at each order and
+:func:`epsilon_after_composition` the ε at δ of T releases (RDP composed and
+converted on the orders :data:`_COMPOSITION_ORDERS`). :func:`claim26_table`
+measures how useful Claim 26's constant K(c₁, c₂) is.
+
+Used in: book/10-lower-bounds-and-open-questions
+"""
+
+import numpy as np
+from scipy import optimize
+
+from .._validation import check_array, check_choice, check_order, check_positive, named_shapes
+from .laws import NOISE_LAWS, _check_law
+from .shift import shift_rdp_grid
+
+
+@named_shapes
+def crossover_order(law, variance=1.0, shift=1.0):
+    r"""The smallest order α at which ``law`` has a smaller D_α(P + Δ ‖ P) than the Gaussian of equal variance.
+
+    .. math:: \alpha^\times = \min\{\alpha \ge 1:\ D_\alpha(P+\Delta\|P) < \alpha\Delta^2/(2v)\}
+
+    Found on a log grid of orders (:func:`shift_rdp_grid`) and refined by Brent's
+    method. Returns 1.0 if the law is already better at the KL end.
+
+    Parameters
+    ----------
+    law : one of :data:`NOISE_LAWS` except "gaussian"
+    variance : float, v > 0
+    shift : float, Δ > 0
+
+    Returns
+    -------
+    float (inf if the Gaussian stays smaller up to α = 10⁶)
+
+    Raises
+    ------
+    ValueError
+        If the law is unknown or the Gaussian itself.
+
+    References
+    ----------
+    Seed 004, "Further questions": "can you find anything better than Gaussian?" (S4-18).
+
+    Examples
+    --------
+    >>> 1.0 < crossover_order("laplace") < 10.0
+    True
+    """
+    _check_law(law)
+    if law == "gaussian":
+        raise ValueError("law must not be the Gaussian (it is the reference)")
+    v = float(check_positive(variance, "variance"))
+    d = float(check_positive(shift, "shift"))
+    orders = np.geomspace(1.0, 1e6, 241)
+
+    def gap(a):
+        return float(shift_rdp_grid(law, [a], v, d)[0] - a * d * d / (2 * v))
+
+    g = shift_rdp_grid(law, orders, v, d) - orders * d * d / (2 * v)
+    if g[0] < 0:
+        return 1.0
+    neg = np.nonzero(g < 0)[0]
+    if neg.size == 0:
+        return float("inf")
+    j = int(neg[0])
+    return float(optimize.brentq(gap, orders[j - 1], orders[j], xtol=1e-12, rtol=1e-12))
+
+
+@named_shapes
+def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1.0), (1.0, 2.0))):
+    r"""Claim 26's constant K(c₁, c₂) and the constant it puts in front of q²α/σ².
+
+    .. math:: \varepsilon(\alpha) \le \frac{\log K}{\alpha - 1} \approx \frac{\log K}{c_2\sigma^2}
+              = \frac{\log K}{c_1^2 c_2^2}\cdot\frac{q^2\alpha}{\sigma^2}
+              \qquad \text{at } \alpha = c_2\sigma^2,\ q = c_1/\sigma,
+
+    with K the certified supremum of :func:`dpnotes.subsampling.claim26_constant`
+    (its upper end). The claim is useful when log K/(c₁²c₂²) is small; the exact
+    RDP of the sampled Gaussian at small q is about q²α/(2σ²), a constant of ½.
+
+    Parameters
+    ----------
+    pairs : sequence of (c₁, c₂), each in (0, 10]
+
+    Returns
+    -------
+    list of tuples (c₁, c₂, K, log K/(c₁²c₂²))
+
+    Raises
+    ------
+    ValueError
+        If some c is outside (0, 10].
+
+    References
+    ----------
+    Abadi et al. (2016), "Deep learning with differential privacy"; Mironov,
+    Talwar & Zhang (2019); the blog post "Great but Manageable Expectations",
+    Claim 26 and "Find out how useful Claim 26 is" (S4-13, S4-18).
+
+    Examples
+    --------
+    >>> c1, c2, K, ratio = claim26_table([(0.5, 0.5)])[0]
+    >>> K >= 1.0, round(ratio, 12) == round(float(np.log(K)) / 0.0625, 12)
+    (True, True)
+    """
+    from ..subsampling import claim26_constant
+
+    pairs = check_array(pairs, "pairs", ndim=2)
+    if pairs.shape[1] != 2:
+        raise ValueError(f"pairs must be a list of (c1, c2) pairs (got shape {pairs.shape})")
+    rows = []
+    for c1, c2 in pairs:
+        c1 = float(check_positive(c1, "c1"))
+        c2 = float(check_positive(c2, "c2"))
+        K = float(claim26_constant(c1, c2))
+        rows.append((c1, c2, K, float(np.log(K)) / (c1 * c1 * c2 * c2)))
+    return rows
+
+
+@named_shapes
+def best_noise_law(orders, variance=1.0, shift=1.0, laws=NOISE_LAWS):
+    r"""Which law of equal variance has the smallest D_α(P + Δ ‖ P), at each order.
+
+    .. math:: \arg\min_{P \in \text{laws}} D_\alpha(P + \Delta\,\|\,P)
+
+    Parameters
+    ----------
+    orders : array, α ∈ [1, ∞)
+    variance : float, v > 0
+    shift : float, Δ > 0
+    laws : sequence of names from :data:`NOISE_LAWS`
+
+    Returns
+    -------
+    list of str (one law per order)
+
+    Raises
+    ------
+    ValueError
+        On an unknown law or bad parameters.
+
+    References
+    ----------
+    Seed 004, "Further questions" (S4-18).
+
+    Examples
+    --------
+    >>> best_noise_law([1.0, 2.0, 1000.0])
+    ['gaussian', 'logistic', 'laplace']
+    """
+    orders = check_order(orders, "orders", allow_one=True)
+    if isinstance(laws, str) or not isinstance(laws, (list, tuple)) or not laws:
+        raise TypeError(f"laws must be a non-empty list of law names from {NOISE_LAWS} (got {laws!r:.60})")
+    laws = [check_choice(law, "laws", NOISE_LAWS) for law in laws]
+    table = np.array([shift_rdp_grid(law, orders, variance, shift) for law in laws])
+    return [laws[i] for i in np.argmin(table, axis=0)]
+
+
+_COMPOSITION_ORDERS = np.concatenate([[1.001, 1.01], np.geomspace(1.02, 2000.0, 120)])
+
+
+@named_shapes
+def epsilon_after_composition(law, steps, delta, variance=1.0, shift=1.0):
+    r"""ε at δ of T releases with the given noise (sensitivity Δ): RDP composed and converted.
+
+    .. math:: \varepsilon = \min_\alpha\ T D_\alpha(P+\Delta\|P) + \log\frac{\alpha-1}{\alpha}
+              - \frac{\log\delta + \log\alpha}{\alpha - 1}
+
+    on a log grid of orders from 1.001 to 2000 (the improved conversion of
+    :func:`dpnotes.conversion.epsilon_from_rdp`). With one release and a small δ
+    the high orders decide (bounded-tail laws win); after many releases the
+    low orders decide and the Gaussian wins.
+
+    Parameters
+    ----------
+    law : one of :data:`NOISE_LAWS`
+    steps : int, T ≥ 1
+    delta : float, δ ∈ (0, 1)
+    variance : float, v > 0
+    shift : float, Δ > 0
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On bad parameters.
+
+    References
+    ----------
+    Seed 004 (S4-18); Mironov (2017) and Balle et al. (2020) for the conversion.
+
+    Examples
+    --------
+    >>> e_gauss = epsilon_after_composition("gaussian", 1000, 1e-6, variance=1e4)
+    >>> e_lap = epsilon_after_composition("laplace", 1000, 1e-6, variance=1e4)
+    >>> bool(e_gauss < e_lap)
+    True
+    """
+    import warnings
+
+    from .._validation import check_count, check_delta
+    from ..conversion import epsilon_from_rdp
+
+    t = float(check_count(steps, "steps"))
+    delta = float(check_delta(delta))
+    rdp = t * shift_rdp_grid(law, _COMPOSITION_ORDERS, variance, shift)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an edge order only means the grid could be wider
+        return float(epsilon_from_rdp(_COMPOSITION_ORDERS, rdp, delta))
