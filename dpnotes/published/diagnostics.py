@@ -1,0 +1,159 @@
+"""Diagnostics for the numbers that do not reproduce: ε under each recorded method, the step
+counts that would give the published ε, and the noise that the CLT needs for a given ε."""
+
+import math
+import warnings
+
+from .._validation import check_delta, check_interval, check_positive
+from ..composition import gaussian_sigma_exact
+from ..conversion import OrderGridWarning
+from .data import _check_setting, published_numbers
+from .reproduce import _row, _same_method
+
+__all__ = ["published_epsilon_by_method", "steps_reproducing_published", "clt_noise_for_epsilon"]
+
+def published_epsilon_by_method(row_id, method, *, source=None):
+    r"""The ε a row's setting gets from another method of the data (e.g. a library's current one).
+
+    .. math:: \varepsilon_{\text{method}}(q, \sigma, T_{\text{method}}, \delta)
+
+    The steps T are recounted by the method's own step rule from the row's
+    setting as given (epochs, n, b or q).
+
+    Parameters
+    ----------
+    row_id : str, a row of the data
+    method : str, a key of the data's ``methods``
+    source : optional, as :func:`published_numbers`
+
+    Returns
+    -------
+    (dict, float)
+        The method's values (``epsilon`` and ``order``, or ``epsilon`` and ``mu``)
+        and the number of steps T it counted.
+
+    Raises
+    ------
+    ValueError
+        For an unknown row or method, or a setting the method's step rule cannot count.
+
+    Examples
+    --------
+    >>> values, steps = published_epsilon_by_method("tfp-s1.1-e60", "tfp-cli-2019")
+    >>> steps, round(values["epsilon"], 4)
+    (14063, 3.0092)
+    """
+    data = published_numbers(source)
+    row = _row(data, row_id)
+    if method not in data["methods"]:
+        raise ValueError(f"unknown method {method!r} (known: {sorted(data['methods'])})")
+    given = dict(row["setting_given"])
+    if data["methods"][method]["steps"] != "given" and "epochs" in given:
+        given.pop("steps", None)  # recounted from the epochs by the method's rule
+    setting = _check_setting(given, data["methods"][method]["steps"], f"{row_id}.setting")
+    other = {**row, "method": method, "setting": setting}
+    return _same_method(data, other), setting["steps"]
+
+
+def steps_reproducing_published(row_id, *, source=None):
+    r"""The whole numbers of steps T at which a row's own method prints its published ε.
+
+    .. math:: \{T \in \mathbb N : |\varepsilon_{\text{same}}(T) - \varepsilon_{\text{pub}}| < \tfrac12 10^{-d}\}
+              = [T_{\text{lo}}, T_{\text{hi}}]
+
+    ε_same(T) is non-decreasing in T (the composed RDP curve Tε_q(α) grows with T
+    at every order, and a minimum of non-decreasing functions is non-decreasing),
+    so the set is an interval; both ends are found by bisection over
+    T ∈ [1, 2¹⁶·T₀] (T₀ the row's own T), each in at most 40 evaluations.
+
+    Parameters
+    ----------
+    row_id : str, a row of an RDP method
+    source : optional, as :func:`published_numbers`
+
+    Returns
+    -------
+    (int, int) or None
+        (T_lo, T_hi), or None when no T prints the published value.
+
+    Raises
+    ------
+    ValueError
+        For an unknown row or a row whose method is not an RDP accountant.
+
+    Examples
+    --------
+    >>> steps_reproducing_published("abadi-e400")[0] < 40000
+    True
+    """
+    data = published_numbers(source)
+    row = _row(data, row_id)
+    if data["methods"][row["method"]]["accountant"] != "rdp":
+        raise ValueError(f"{row_id}: steps_reproducing_published needs an RDP method")
+    value, decimals = row["published"]["epsilon"]
+    half = 0.5 * 10.0 ** (-decimals)
+
+    def eps(t):  # far from T₀ the best order may sit at the grid's edge: expected, not reported
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", OrderGridWarning)
+            return _same_method(data, row, steps=t)["epsilon"]
+
+    def first(pred, lo, hi):
+        """Smallest t in [lo, hi] with pred(t) (pred monotone false → true), or hi + 1."""
+        if not pred(hi):
+            return hi + 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if pred(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    top = int(row["setting"]["steps"]) * 2 ** 16
+    t_lo = first(lambda t: eps(t) > value - half - 1e-12, 1, top)
+    t_hi = first(lambda t: eps(t) >= value + half - 1e-12, 1, top) - 1
+    return (t_lo, t_hi) if t_lo <= t_hi else None
+
+
+def clt_noise_for_epsilon(q, steps, delta, epsilon):
+    r"""Noise multiplier σ̃ at which the Gaussian-DP central limit gives ε at δ after T steps.
+
+    The CLT gives μ = q√T √(e^{1/σ̃²} − 1); μ-GDP is (ε, δ)-DP exactly when μ = 1/σ_G,
+    σ_G the exact Gaussian noise for (ε, δ) (:func:`dpnotes.composition.gaussian_sigma_exact`).
+    Solving for σ̃:
+
+    .. math:: \tilde\sigma = \Big(\log\big(1 + \mu^2/(q^2 T)\big)\Big)^{-1/2},\qquad \mu = 1/\sigma_G(\varepsilon, \delta).
+
+    Parameters
+    ----------
+    q : float, q ∈ (0, 1]
+    steps : float, T > 0 (the GDP accountant allows fractional T)
+    delta : float, δ ∈ (0, 1)
+    epsilon : float, ε > 0
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        For parameters out of range.
+
+    References
+    ----------
+    Bu, Dong, Long & Su (2020), Theorem 5; Balle & Wang (2018), Theorem 8.
+
+    Examples
+    --------
+    >>> s = clt_noise_for_epsilon(256 / 60000, 4687.5, 1e-5, 1.3411966651387)
+    >>> round(s, 6)
+    1.06
+    """
+    q = float(check_interval(q, "q", 0, 1, closed_low=False))
+    steps = float(check_positive(steps, "steps"))
+    delta = float(check_delta(delta))
+    epsilon = float(check_positive(epsilon, "epsilon"))
+    mu = 1.0 / float(gaussian_sigma_exact(epsilon, delta))
+    return 1.0 / math.sqrt(math.log1p(mu * mu / (q * q * steps)))
