@@ -144,3 +144,15 @@ def _collect(msg):
         _OUT.append(msg["content"]["text"])
     elif msg["msg_type"] == "error":
         raise AssertionError("\n".join(msg["content"]["traceback"]))
+
+
+@pytest.mark.parametrize("key", sorted(FIGURES))
+def test_live_sliders_offer_exactly_the_spec_values(key):
+    """The spec is authoritative: a live slider takes the static page's values and no others
+    (an integer order stays an integer)."""
+    fig = FIGURES[key]
+    live = LiveFigure(fig)
+    for s in fig.sliders:
+        widget = live.sliders[s.name]
+        assert [v for _, v in widget.options] == list(s.values)
+        assert widget.value == s.default

@@ -8,7 +8,7 @@ __all__ = ["LiveFigure"]
 
 
 class LiveFigure:
-    """Sliders (any value in range) and an image updated in place on every change."""
+    """Sliders over the spec's values and an image updated in place on every change."""
 
     def __init__(self, fig):
         self.fig = fig
@@ -22,20 +22,10 @@ class LiveFigure:
         self.widget = widgets.VBox([widgets.HBox(list(self.sliders.values())), self.readout, self.image])
 
     def _slider(self, s):
-        style = {"description_width": "initial"}
-        layout = widgets.Layout(width="22em")
-        if s.log:
-            import math
-
-            return widgets.FloatLogSlider(
-                value=s.default, base=10, min=math.log10(s.low), max=math.log10(s.high),
-                step=(math.log10(s.high) - math.log10(s.low)) / 400, description=s.label,
-                continuous_update=True, readout_format=s.fmt, style=style, layout=layout,
-            )
-        return widgets.FloatSlider(
-            value=s.default, min=s.low, max=s.high, step=(s.high - s.low) / 400,
-            description=s.label, continuous_update=True, readout_format=s.fmt,
-            style=style, layout=layout,
+        """A slider over exactly the spec's values (the grid the static page offers too)."""
+        return widgets.SelectionSlider(
+            options=[(s.format(v), v) for v in s.values], value=s.default, description=s.label,
+            continuous_update=True, style={"description_width": "initial"}, layout=widgets.Layout(width="22em"),
         )
 
     def _readout(self):

@@ -8,7 +8,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MplFigure
 from PIL import Image
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f"]
+from .spec import trace_colors
+
 _DASH = {"solid": "-", "dash": "--", "dot": ":"}
 
 
@@ -16,11 +17,6 @@ def mpl_text(text):
     """Plotly-style ``<sub>``/``<sup>`` markup as matplotlib mathtext."""
     text = re.sub(r"<sub>(.*?)</sub>", r"$_{\1}$", text)
     return re.sub(r"<sup>(.*?)</sup>", r"$^{\1}$", text)
-
-
-def colors(traces):
-    """Each trace's colour: its own, else the palette in order."""
-    return [t.color or PALETTE[i % len(PALETTE)] for i, t in enumerate(traces)]
 
 
 class MplCanvas:
@@ -34,7 +30,7 @@ class MplCanvas:
         FigureCanvasAgg(self.figure)
         self.ax = self.figure.add_subplot()
         self.lines = []
-        for trace, color in zip(traces, colors(traces)):
+        for trace, color in zip(traces, trace_colors(traces)):
             if trace.mode == "markers":
                 (line,) = self.ax.plot(trace.x, trace.y, "o", color=color, label=mpl_text(trace.name), ms=5)
             else:
@@ -50,9 +46,9 @@ class MplCanvas:
             ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
-        (x0, x1), (y0, y1) = fig.axis_ranges()
-        ax.set_xlim(x0, x1)
-        ax.set_ylim(*_padded(y0, y1, fig.y_log))
+        x_range, y_range = fig.display_ranges()
+        ax.set_xlim(*x_range)
+        ax.set_ylim(*y_range)
         self.figure.tight_layout()
         self._background = None
 
@@ -83,13 +79,6 @@ class MplCanvas:
 
     def close(self):
         self.figure.clear()
-
-
-def _padded(lo, hi, log):
-    if log:
-        return lo / 1.3, hi * 1.3
-    pad = 0.05 * (hi - lo or 1.0)
-    return lo - pad, hi + pad
 
 
 def render_png(fig, params=None):

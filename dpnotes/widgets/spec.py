@@ -10,7 +10,15 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["Slider", "Trace", "Figure"]
+__all__ = ["PALETTE", "Slider", "Trace", "Figure", "trace_colors"]
+
+#: Trace colours in order, for traces without their own (every renderer uses these)
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
+
+
+def trace_colors(traces):
+    """Each trace's colour: its own, else the palette in order."""
+    return [t.color or PALETTE[i % len(PALETTE)] for i, t in enumerate(traces)]
 
 
 @dataclass(frozen=True)
@@ -89,11 +97,23 @@ class Figure:
     y_range: tuple | None = None
     caption: str = ""
     defaults: dict = field(init=False)
+    _ranges: tuple | None = field(init=False, default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if len(self.sliders) > 2:
             raise ValueError(f"figure {self.key}: at most two sliders (data budget)")
         self.defaults = {s.name: s.default for s in self.sliders}
+
+    def display_ranges(self):
+        """The (x, y) ranges every renderer draws: :meth:`axis_ranges` with a margin.
+
+        A linear axis gets 5% of its span on each side; a logarithmic y axis a factor
+        1.3, a logarithmic x axis none. Computed once per figure.
+        """
+        if self._ranges is None:
+            (x0, x1), (y0, y1) = self.axis_ranges()
+            self._ranges = (_padded(x0, x1, self.x_log, 1.0), _padded(y0, y1, self.y_log, 1.3))
+        return self._ranges
 
     def axis_ranges(self):
         """Fixed (x, y) data ranges over the slider corners and defaults.
@@ -124,3 +144,10 @@ class Figure:
         from .display import mimebundle
 
         return mimebundle(self)
+
+
+def _padded(lo, hi, log, factor):
+    if log:
+        return lo / factor, hi * factor
+    pad = 0.05 * (hi - lo or 1.0)
+    return lo - pad, hi + pad

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from .mpl import colors
+from .spec import trace_colors
 
 __all__ = ["FIGURE_BUDGET_BYTES", "PAGE_BUDGET_BYTES", "payload", "render_html"]
 
@@ -43,7 +43,7 @@ def payload(fig):
             arrays.append(code)
         return index[code]
 
-    ranges = fig.axis_ranges()
+    ranges = fig.display_ranges()
     frames, styles = [], None
     for combo in itertools.product(*grids) if grids else [()]:
         params = {s.name: v for s, v in zip(sliders, combo)}
@@ -51,7 +51,7 @@ def payload(fig):
         if styles is None:
             styles = [
                 {"name": t.name, "dash": t.dash, "mode": t.mode, "color": c}
-                for t, c in zip(traces, colors(traces))
+                for t, c in zip(traces, trace_colors(traces))
             ]
         elif [t.name for t in traces] != [s["name"] for s in styles]:
             raise ValueError(f"figure {fig.key}: traces must not change between slider positions")

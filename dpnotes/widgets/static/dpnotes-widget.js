@@ -86,12 +86,7 @@
 
   Widget.prototype.layout = function (theme) {
     var d = this.data, narrow = this.plot.clientWidth < 520;
-    function axisRange(r, log, pad) {
-      if (log) return [Math.log10(r[0]) - pad, Math.log10(r[1]) + pad];
-      var w = (r[1] - r[0]) || 1;
-      return [r[0] - 0.05 * w, r[1] + 0.05 * w];
-    }
-    function axis(label, log, range, pad) {
+    function axis(label, log, range) {
       // fixed axes over all slider positions, so the reader sees the curves move
       var decades = log ? Math.log10(range[1] / range[0]) : 0;
       return {
@@ -99,15 +94,17 @@
         // over a few decades, at powers of ten only over many
         exponentformat: "power", dtick: log ? (decades > 2.5 ? 1 : "D2") : undefined,
         title: { text: label, font: { size: narrow ? 11 : 13 } },
-        type: log ? "log" : "linear", range: axisRange(range, log, pad), autorange: false,
+        // the spec's display ranges (dpnotes.widgets.spec.Figure.display_ranges); plotly takes
+        // a log axis's range in powers of ten
+        type: log ? "log" : "linear", range: log ? range.map(Math.log10) : range, autorange: false,
         fixedrange: true, automargin: true,
         gridcolor: theme.grid, linecolor: theme.line, zerolinecolor: theme.line,
         tickfont: { size: narrow ? 10 : 12 },
       };
     }
     return {
-      xaxis: axis(d.xLabel, d.xLog, d.xRange, 0),
-      yaxis: axis(d.yLabel, d.yLog, d.yRange, Math.log10(1.3)),
+      xaxis: axis(d.xLabel, d.xLog, d.xRange),
+      yaxis: axis(d.yLabel, d.yLog, d.yRange),
       margin: narrow ? { l: 48, r: 10, t: 10, b: 44 } : { l: 60, r: 20, t: 14, b: 50 },
       showlegend: false,
       dragmode: false,
