@@ -42,7 +42,7 @@ vendor: $(STAMP)
 	$(PY) tools/vendor.py
 
 claims: $(STAMP)
-	$(PY) -m dpnotes.claims
+	$(PY) tools/claims_pages.py
 	$(PY) tools/chapter_map.py
 
 book: vendor claims
