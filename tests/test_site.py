@@ -85,6 +85,16 @@ def _open(browser, url, viewport=None, color_scheme="light", received=None):
     return page, foreign, errors
 
 
+def _artifact(kind, rel, suffix=".png"):
+    """Where a test keeps a screenshot or a printout of page ``rel`` (``kind``: "", "dark", "phone", "print")."""
+    path = SHOTS / kind / (rel.replace("/", "__").removesuffix(".html") + suffix)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+_READY = "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')"
+
+
 def _axe(page):
     """Serious and critical violations of axe-core's rules on the page, one line each."""
     if not AXE.exists():
@@ -115,8 +125,7 @@ def test_page_offline_clean_and_typeset(browser, site_url, rel):
         unrendered = page.evaluate(
             "() => Array.from(document.querySelectorAll('.math')).filter(e => !e.querySelector('mjx-container')).length")
         raw = RAW_TEX.findall(page.evaluate(_VISIBLE_TEXT))
-        shot = SHOTS / (rel.replace("/", "__").removesuffix(".html") + ".png")
-        shot.parent.mkdir(parents=True, exist_ok=True)
+        shot = _artifact("", rel)
         page.screenshot(path=str(shot), full_page=True)
         size = (HTML / rel).stat().st_size
         violations = _axe(page)
@@ -161,8 +170,7 @@ _READ = """(id) => {
 def test_every_slider_moves_the_plot_to_the_package_values(browser, site_url, rel):
     page, foreign, errors = _open(browser, f"{site_url}/{rel}")
     try:
-        page.wait_for_function(
-            "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')")
+        page.wait_for_function(_READY)
         ids = page.eval_on_selector_all(".dpnotes-widget", "els => els.map(e => [e.id, e.dataset.key])")
         assert ids
         moves = 0
@@ -240,8 +248,7 @@ def test_page_accessible_in_dark_mode(browser, site_url, rel):
     page, foreign, errors = _open(browser, f"{site_url}/{rel}", color_scheme="dark")
     try:
         assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
-        shot = SHOTS / "dark" / (rel.replace("/", "__").removesuffix(".html") + ".png")
-        shot.parent.mkdir(parents=True, exist_ok=True)
+        shot = _artifact("dark", rel)
         page.screenshot(path=str(shot))  # the first screen (the light-mode shots are full pages)
         violations = _axe(page)
         _report.setdefault(rel, {})["axe_serious_dark"] = len(violations)
@@ -263,8 +270,7 @@ def test_figures_follow_the_colour_mode_live(browser, site_url):
     rel = _widget_pages()[0]
     page, _, errors = _open(browser, f"{site_url}/{rel}", color_scheme="light")
     try:
-        page.wait_for_function(
-            "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')")
+        page.wait_for_function(_READY)
         light = page.evaluate(_FIGURE_COLOURS)
         # the theme's colour-mode button: light → dark
         page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
@@ -311,13 +317,11 @@ _PHONE_LAYOUT = """() => {
 def test_figures_fit_a_phone(browser, site_url, rel):
     page, _, errors = _open(browser, f"{site_url}/{rel}", viewport=PHONE)
     try:
-        page.wait_for_function(
-            "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')")
+        page.wait_for_function(_READY)
         layout = page.evaluate(_PHONE_LAYOUT)
         first = page.locator(".dpnotes-widget").first
         first.scroll_into_view_if_needed()
-        shot = SHOTS / "phone" / (rel.replace("/", "__").removesuffix(".html") + ".png")
-        shot.parent.mkdir(parents=True, exist_ok=True)
+        shot = _artifact("phone", rel)
         first.screenshot(path=str(shot))
     finally:
         page.close()
@@ -368,8 +372,7 @@ def test_figures_print_with_their_slider_values(browser, site_url):
     rel = _widget_pages()[0]
     page, _, errors = _open(browser, f"{site_url}/{rel}")
     try:
-        page.wait_for_function(
-            "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w => w.dataset.ready === '1')")
+        page.wait_for_function(_READY)
         wid, key = page.eval_on_selector(".dpnotes-widget", "e => [e.id, e.dataset.key]")
         slider = FIGURES[key].sliders[0]
         page.locator(f"#{wid}-s0").focus()
@@ -381,9 +384,7 @@ def test_figures_print_with_their_slider_values(browser, site_url):
                      text: w.querySelector('.dpnotes-readout').textContent, plot: shown(w.querySelector('.main-svg')),
                      figureCode: Array.from(document.querySelectorAll('.cell_input')).filter(c => shown(c) &&
                          /^\\s*(show\\()?FIGURES\\[[^\\]]+\\]\\)?\\s*$/.test(c.innerText)).length}}; }}""")
-        pdf = SHOTS / "print" / (rel.replace("/", "__").removesuffix(".html") + ".pdf")
-        pdf.parent.mkdir(parents=True, exist_ok=True)
-        page.pdf(path=str(pdf))
+        page.pdf(path=str(_artifact("print", rel, ".pdf")))
     finally:
         page.close()
     assert not errors, errors
