@@ -55,7 +55,7 @@ def browser():
     REPORT.write_text(json.dumps(_report, indent=1, sort_keys=True))
 
 
-def _open(browser, url, viewport=None, color_scheme="light", received=None):
+def _open(browser, url, viewport=None, color_scheme="light", received=None, settle=True):
     page = browser.new_page(viewport=viewport or {"width": 1280, "height": 900}, color_scheme=color_scheme)
     foreign, errors = [], []
     if received is not None:  # bytes over the wire, each request, with the cache off
@@ -81,7 +81,8 @@ def _open(browser, url, viewport=None, color_scheme="light", received=None):
     page.wait_for_function("""() => !document.querySelector('.math') ||
         (window.MathJax && MathJax.startup && MathJax.startup.promise)""")
     page.evaluate("() => (window.MathJax && MathJax.startup && MathJax.startup.promise) || null")
-    page.wait_for_load_state("networkidle")
+    if settle:  # the math's web fonts, requested once it is typeset
+        page.wait_for_load_state("networkidle")
     return page, foreign, errors
 
 
@@ -245,7 +246,7 @@ def test_every_solution_is_closed_until_the_reader_opens_it(browser, site_url, r
 
 @pytest.mark.parametrize("rel", PAGES)
 def test_page_accessible_in_dark_mode(browser, site_url, rel):
-    page, foreign, errors = _open(browser, f"{site_url}/{rel}", color_scheme="dark")
+    page, foreign, errors = _open(browser, f"{site_url}/{rel}", color_scheme="dark", settle=False)
     try:
         assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
         shot = _artifact("dark", rel)

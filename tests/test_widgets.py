@@ -102,8 +102,15 @@ def test_live_figure_updates_in_place(key):
         np.testing.assert_allclose(line.get_ydata(), trace.y, rtol=1e-12)
 
 
+#: one figure of each figures module, the quick ones: in a kernel it is the widget plumbing that is
+#: tested; every figure's live update is tested in process above
+KERNEL_SAMPLE = ["renyi-gaussian", "composition-laplace-queries", "conversion-gaussian", "hypothesis-tradeoff",
+                 "subsampling-rdp", "iteration-contraction", "convolution-discrete", "noise-rdp-curves",
+                 "learning-theta-record", "foundations-tradeoff"]
+
+
 def test_live_widgets_in_a_kernel():
-    """Drive every live widget in a real kernel: set slider values, read the figure's data."""
+    """Drive live widgets in a real kernel: set slider values, read the figure's data."""
     from jupyter_client.manager import start_new_kernel
 
     km, kc = start_new_kernel(kernel_name="python3")
@@ -113,7 +120,8 @@ def test_live_widgets_in_a_kernel():
             from dpnotes.figures import FIGURES
             from dpnotes.widgets.live import LiveFigure
             report = {}
-            for key, fig in FIGURES.items():
+            for key in KEYS:
+                fig = FIGURES[key]
                 live = LiveFigure(fig)
                 before = [l.get_ydata().copy() for l in live.canvas.lines]
                 png = live.image.value
@@ -125,13 +133,13 @@ def test_live_widgets_in_a_kernel():
                                all(np.allclose(a, e, rtol=1e-12) for a, e in zip(after, expected)),
                                live.image.value != png)
             print(report)
-        """)
+        """).replace("KEYS", repr(KERNEL_SAMPLE))
         kc.execute_interactive(code, timeout=120, output_hook=_collect)
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
     report = eval(_OUT[-1])  # noqa: S307 (our own kernel's repr of a dict of bools)
-    assert set(report) == set(FIGURES)
+    assert set(report) == set(KERNEL_SAMPLE) <= set(FIGURES)
     for key, (changed, equal, redrawn) in report.items():
         assert changed and equal and redrawn, key
 
