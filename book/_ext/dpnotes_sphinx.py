@@ -12,7 +12,7 @@
 - Adds ``dpnotes-book.js``, which makes the theme's menu buttons work (see there).
 - Ships only what pages use: after the build, removes the theme's source maps, its
   1.5 MB icon script (the theme's stylesheet already draws the same icons from its
-  web font) and the rules of the 1,900 icons no page shows, the translations of the
+  web font) and the rules of the icons no page shows, the translations of the
   theme's own labels, and Sphinx's search index from every page but the search page
   (the theme loads it everywhere for search-as-you-type, which is off).
 """
@@ -99,7 +99,9 @@ def _prune_icon_rules(css_path, used):
 
 
 def _prune(app, exception):
-    """Remove what no page requests (source maps, the icon script, the theme's translations)."""
+    """Remove what no page requests: the source maps, the icon script and the rules of unused
+    icons, the fonts' TTF copies, the theme's translations, and the search scripts on every page
+    but the search page."""
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir)
