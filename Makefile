@@ -13,7 +13,7 @@ GRADING_STAMP := $(VENV)/.installed-grading
 HTML := _build/html
 PORT ?= 8000
 
-.PHONY: book test live serve student assignments notebooks claims vendor clean deps test-deps chromium
+.PHONY: book test bench live serve student assignments notebooks claims vendor clean deps test-deps chromium
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PY_SYS) -m venv $(VENV)
@@ -57,6 +57,18 @@ $(HTML)/index.html:
 test: test-deps book
 	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax book tests dpnotes \
 	  --junitxml=_build/test-results.xml
+
+# benchmarks against the peer accountants, in a venv of their own (the peers never enter the book's)
+BENCH_VENV := .venv-bench
+BENCH_STAMP := $(BENCH_VENV)/.installed
+$(BENCH_STAMP): requirements.txt requirements-bench.txt pyproject.toml
+	@test -x $(BENCH_VENV)/bin/python || $(PY_SYS) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet -r requirements-bench.txt
+	$(BENCH_VENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	@touch $@
+
+bench: $(BENCH_STAMP)
+	cd benchmarks && ../$(BENCH_VENV)/bin/python run.py $(BENCH_ARGS)
 
 live: $(STAMP)
 	$(PIP) install --quiet jupyterlab==4.6.6

@@ -1,0 +1,88 @@
+"""``make bench``: every benchmark of issue 18, one table of ratios, written into the README.
+
+Each ``bench_*`` module times dpnotes' public call against a peer called as the peer's
+README calls it, side by side in this process, and returns its rows; this driver
+condenses them into one line per goal: the smallest and the median ratio over the grid
+(peer time / dpnotes time, so above 1 means dpnotes is faster), the target, and whether
+it is met. What "equal accuracy" means is said in ``_reference``'s docstring and printed
+under the table. The table and the machine it ran on replace the block between the
+``bench:start`` / ``bench:end`` markers of the README.
+
+Run: ``make bench`` (``BENCH_ARGS=--quick`` for the smaller grid), or from
+``benchmarks/``: ``../.venv-bench/bin/python run.py [--quick] [--no-readme]``.
+"""
+
+import argparse
+import datetime
+import statistics
+import sys
+from pathlib import Path
+
+import _reference
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def _line(goal, target, ratios, extra=""):
+    """(goal, target, min ratio, median ratio, met, extra) for one goal."""
+    lo, med = min(ratios), statistics.median(ratios)
+    return goal, f"≥ {target:g}×", f"{lo:.2f}×", f"{med:.2f}×", "yes" if lo >= target else "no", extra
+
+
+def summary(quick):
+    import bench_pld
+    import bench_prv
+    import bench_rdp
+    import widget_latency
+
+    lines = []
+    steps_rdp = (100, 10_000) if quick else (100, 10_000, 1_000_000)
+    rdp = bench_rdp.rows(steps=steps_rdp)
+    lines += bench_rdp.summary(rdp, _line)
+    steps_pld = (1000, 10_000) if quick else (1000, 10_000, 100_000, 1_000_000)
+    pld = bench_pld.rows(steps=steps_pld)
+    lines += bench_pld.summary(pld, _line)
+    prv = bench_prv.rows(steps=(1000,) if quick else (1000, 10_000, 100_000))
+    for peer in bench_prv.PEERS:
+        rs = [r for r in prv if r["peer"] == peer]
+        valid = sum(r["valid"] for r in rs)
+        lines.append(_line(f"PLD vs {peer} at its default error, equal accuracy", 1,
+                           [r["ratio"] for r in rs], f"upper bound valid at {valid}/{len(rs)} points"))
+    lines += widget_latency.summary(widget_latency.rows(), _line)
+    return lines
+
+
+def table(lines, quick):
+    head = "| goal | target | min ratio | median ratio | met | notes |\n|---|---|---|---|---|---|\n"
+    body = "".join(f"| {' | '.join(cells)} |\n" for cells in lines)
+    when = datetime.date.today().isoformat()
+    grid = "quick grid" if quick else "full grid"
+    return (f"{head}{body}\nMeasured {when} ({grid}) on {_reference.machine()}. Ratios are peer time / "
+            f"dpnotes time (above 1: dpnotes is faster); widget lines are milliseconds against the budget. "
+            f"{_reference.__doc__.split('**Equal accuracy**')[1].split('**Time**')[0].strip().lstrip(':').strip()}\n")
+
+
+def write_readme(text):
+    readme = README.read_text(encoding="utf-8")
+    if START not in readme or END not in readme:
+        raise SystemExit(f"README.md has no {START} … {END} block")
+    head, rest = readme.split(START, 1)
+    _, tail = rest.split(END, 1)
+    README.write_text(f"{head}{START}\n{text}{END}{tail}", encoding="utf-8")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="the smaller grid (minutes, not an hour)")
+    p.add_argument("--no-readme", action="store_true", help="print only; leave README.md alone")
+    args = p.parse_args(argv)
+    text = table(summary(args.quick), args.quick)
+    print(text)
+    if not args.no_readme:
+        write_readme(text)
+        print(f"written into {README}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
