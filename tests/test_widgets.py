@@ -21,9 +21,9 @@ def _decode(b64):
 
 
 @pytest.mark.parametrize("key", sorted(FIGURES))
-def test_static_payload_equals_the_figure_function(key):
+def test_static_payload_equals_the_figure_function(key, figure_payload):
     fig = FIGURES[key]
-    data = payload(fig)
+    data = figure_payload(key)
     arrays = [_decode(a) for a in data["arrays"]]
     grids = [s["values"] for s in data["sliders"]]
     rng = np.random.default_rng(1)
@@ -39,8 +39,8 @@ def test_static_payload_equals_the_figure_function(key):
 
 
 @pytest.mark.parametrize("key", sorted(FIGURES))
-def test_static_html_is_accessible_and_within_budget(key):
-    html = render_html(FIGURES[key])
+def test_static_html_is_accessible_and_within_budget(key, figure_payload):
+    html = render_html(FIGURES[key], figure_payload(key))
     assert html.startswith('<div class="dpnotes-widget"')
     n_sliders = len(FIGURES[key].sliders)
     assert len(re.findall(r'<input type="range"', html)) == n_sliders
@@ -75,10 +75,10 @@ def test_at_most_two_sliders_and_defaults_on_grid():
 
 
 @pytest.mark.parametrize("key", sorted(FIGURES))
-def test_every_slider_position_is_valid(key):
+def test_every_slider_position_is_valid(key, figure_payload):
     # sliders never offer a value that raises: all positions compute finite curves
-    fig = FIGURES[key]
-    payload(fig)  # computes every position; raises on non-finite data
+    data = figure_payload(key)  # computes every position; raises on non-finite data
+    assert len(data["frames"]) == np.prod([len(s.values) for s in FIGURES[key].sliders])
 
 
 @pytest.mark.parametrize("key", sorted(FIGURES))
