@@ -52,7 +52,7 @@ def fingerprint(fig):
     spec = {
         "format": FORMAT,
         "key": fig.key,
-        "sliders": [[s.name, [float(v) for v in s.values], float(s.default)] for s in fig.sliders],
+        "sliders": [[s.name, [_number(v) for v in s.values], _number(s.default)] for s in fig.sliders],
         "x_log": bool(fig.x_log),
         "y_log": bool(fig.y_log),
         "y_range": None if fig.y_range is None else [float(v) for v in fig.y_range],
@@ -60,6 +60,11 @@ def fingerprint(fig):
         "source": source,
     }
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _number(v):
+    """``v`` for JSON: an integer stays an integer (a figure may treat ``3`` and ``3.0`` apart)."""
+    return int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else float(v)
 
 
 def table_arrays(fig, data):
@@ -147,6 +152,4 @@ def load_table(fig):
     with path.open("rb") as f, np.load(f, allow_pickle=False) as npz:
         arrays = {name: npz[name] for name in ("values", "offsets", "frames", "meta")}
     table = FigureTable(arrays)
-    if table.fingerprint != expected or [n for n in table._names] != [s.name for s in fig.sliders]:
-        return None
-    return table
+    return table if table.fingerprint == expected else None
