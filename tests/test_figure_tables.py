@@ -2,6 +2,8 @@
 
 import base64
 import dataclasses
+import json
+import re
 from importlib import resources
 
 import numpy as np
@@ -11,6 +13,7 @@ from dpnotes.figures import FIGURES
 from dpnotes.widgets import Figure, Slider, Trace
 from dpnotes.widgets.figure_tables import FigureTable, fingerprint, load_table, table_arrays
 from dpnotes.widgets.live import LiveFigure
+from conftest import HTML
 from figure_positions import slider_values
 
 TABLES = resources.files("dpnotes").joinpath("data", "figure_tables")
@@ -40,6 +43,26 @@ def test_table_holds_the_recomputed_curves_at_every_position(key, figure_payload
             # bit-identical on the machine that wrote the tables; a last-bit float32 difference elsewhere
             np.testing.assert_allclose(a.x, b.x, rtol=1e-6, atol=0, err_msg=f"{key} {params} {a.name}")
             np.testing.assert_allclose(a.y, b.y, rtol=1e-6, atol=0, err_msg=f"{key} {params} {a.name}")
+
+
+def test_the_built_pages_draw_the_tables_numbers():
+    """Every figure on the built site (``make book``; the static page computed by the build) embeds,
+    at every slider position, the numbers of the shipped table: the live and static figures agree."""
+    if not (HTML / "index.html").exists():
+        pytest.fail("the book is not built: run `make book` first (make test does)")
+    seen = set()
+    for page in sorted(HTML.rglob("*.html")):
+        for block in re.findall(r'class="dpnotes-data">(.*?)</script>', page.read_text(encoding="utf-8"), flags=re.S):
+            data = json.loads(block.replace("<\\/", "</"))
+            fig = FIGURES[data["key"]]
+            shipped, page_table = load_table(fig), FigureTable(table_arrays(fig, data))
+            assert shipped.styles == page_table.styles and shipped.ranges == page_table.ranges, fig.key
+            for params in slider_values(fig):
+                for a, b in zip(shipped.traces(params), page_table.traces(params), strict=True):
+                    np.testing.assert_allclose(a.x, b.x, rtol=1e-6, atol=0, err_msg=f"{page.name} {fig.key} {params}")
+                    np.testing.assert_allclose(a.y, b.y, rtol=1e-6, atol=0, err_msg=f"{page.name} {fig.key} {params}")
+            seen.add(fig.key)
+    assert seen, "no figure on the built site"
 
 
 def test_table_traces_are_the_static_pages_float32_and_close_to_exact():
