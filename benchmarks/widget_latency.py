@@ -30,7 +30,7 @@ MOVE_BUDGET_MS = 50.0
 SHOW_BUDGET_S = 1.0
 
 
-def _measure_here(key, use_table=True, repeats=3):
+def measure_here(key, use_table=True, repeats=3):
     """Measure figure ``key`` in this process (meant to be a fresh one); returns a dict.
 
     The slider path is walked ``repeats`` times; each move's times are the best over the walks,
@@ -107,9 +107,9 @@ def _positions(shape):
 
 
 def measure(key, use_table=True):
-    """Measure figure ``key`` in a fresh subprocess; returns the dict of :func:`_measure_here`."""
-    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); from widget_latency import _measure_here; "
-            "print(json.dumps(_measure_here(sys.argv[2], sys.argv[3] == '1')))")
+    """Measure figure ``key`` in a fresh subprocess; returns the dict of :func:`measure_here`."""
+    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); from widget_latency import measure_here; "
+            "print(json.dumps(measure_here(sys.argv[2], sys.argv[3] == '1')))")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     out = subprocess.run([sys.executable, "-c", code, str(ROOT / "benchmarks"), key, "1" if use_table else "0"],
                          capture_output=True, text=True, check=True, env=env, timeout=3600)

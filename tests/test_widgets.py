@@ -184,9 +184,10 @@ def _execute_figure_notebook():
     return [out for out in nb.cells[1].outputs if out.output_type in {"display_data", "execute_result"}]
 
 
-def test_the_book_builds_kernels_show_static_figures_and_others_live(monkeypatch):
+def test_the_book_builds_kernels_show_static_figures(monkeypatch):
     """The mode is chosen explicitly: the build's extension makes its kernels register the static
-    display (book/_ext/static_kernel.py via PYTHONSTARTUP); any other kernel shows live widgets."""
+    display (book/_ext/static_kernel.py via PYTHONSTARTUP). Any other kernel shows live widgets
+    (``test_live_widgets_in_a_kernel``; ``Figure._repr_mimebundle_`` is the live bundle, below)."""
     import importlib.util
     from pathlib import Path
     from unittest import mock
@@ -195,14 +196,10 @@ def test_the_book_builds_kernels_show_static_figures_and_others_live(monkeypatch
     spec = importlib.util.spec_from_file_location("dpnotes_sphinx", path)
     ext = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ext)
-    monkeypatch.delenv("PYTHONSTARTUP", raising=False)
-    live = _execute_figure_notebook()
     monkeypatch.setenv("PYTHONSTARTUP", "")  # restored after the test; the extension sets it as the build does
     ext.setup(mock.MagicMock())
     static = _execute_figure_notebook()
-    assert len(live) == len(static) == 2  # show(fig) and the cell's value
-    for out in live:
-        assert "application/vnd.jupyter.widget-view+json" in out.data and "text/html" not in out.data
+    assert len(static) == 2  # show(fig) and the cell's value
     for out in static:
         assert out.data["text/html"].startswith('<div class="dpnotes-widget"') and 'data-key="renyi-rr"' in out.data["text/html"]
         assert base64.b64decode(out.data["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
@@ -215,3 +212,4 @@ def test_mimebundle_takes_the_mode_explicitly():
         mimebundle(fig, "print")
     assert mimebundle(fig, "static")["text/html"].startswith('<div class="dpnotes-widget"')
     assert "application/vnd.jupyter.widget-view+json" in mimebundle(fig, "live")
+    assert "application/vnd.jupyter.widget-view+json" in fig._repr_mimebundle_()
