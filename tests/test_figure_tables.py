@@ -66,7 +66,7 @@ def test_the_built_pages_draw_the_tables_numbers():
 
 
 def test_table_traces_are_the_static_pages_float32_and_close_to_exact():
-    # an independent route for one figure: decode the payload's base64 by hand, and compare with fig.traces
+    # a second route for one figure: its function evaluated now, in float64, next to the shipped float32
     fig = FIGURES["renyi-gaussian"]
     table = load_table(fig)
     params = {s.name: s.values[len(s.values) // 3] for s in fig.sliders}
@@ -86,20 +86,16 @@ def test_off_grid_values_are_not_in_the_table():
     assert table.traces({}) is None
 
 
-def _changed(fig, **changes):
-    return dataclasses.replace(fig, **changes)
-
-
 def test_a_stale_table_is_never_used():
     fig = FIGURES["renyi-rr"]
     (s,) = fig.sliders
-    coarser = _changed(fig, sliders=[dataclasses.replace(s, values=s.values[::2] if s.default in s.values[::2]
+    coarser = dataclasses.replace(fig, sliders=[dataclasses.replace(s, values=s.values[::2] if s.default in s.values[::2]
                                                           else s.values[1::2])])
     assert fingerprint(coarser) != fingerprint(fig) and load_table(coarser) is None
-    other_function = _changed(fig, compute=lambda **p: fig.compute(**p))
+    other_function = dataclasses.replace(fig, compute=lambda **p: fig.compute(**p))
     assert fingerprint(other_function) != fingerprint(fig) and load_table(other_function) is None
-    assert load_table(_changed(fig, y_range=(0.0, 1.0))) is None
-    assert load_table(_changed(fig, key="no-such-figure")) is None  # missing: computed, silently
+    assert load_table(dataclasses.replace(fig, y_range=(0.0, 1.0))) is None
+    assert load_table(dataclasses.replace(fig, key="no-such-figure")) is None  # missing: computed, silently
 
 
 def test_without_a_table_the_live_figure_computes():
@@ -115,7 +111,7 @@ def test_without_a_table_the_live_figure_computes():
 
 @pytest.mark.parametrize("key", ["dpsgd-sigma", "convolution-laplace", "pld-histogram"])
 def test_live_figure_reads_the_table_and_never_computes(key, monkeypatch):
-    # three of the slowest figures to compute: shown and moved to every grid position without computing
+    # three of the slowest figures to compute: shown, and moved to about six grid positions, without computing
     fig = FIGURES[key]
     table = load_table(fig)
 
