@@ -12,7 +12,9 @@ the first call included):
   ``set_data``), "draw" (the PNG the widget shows) and the whole move; the path is walked
   three times, each move keeps its best time (on a shared machine a single time includes
   other processes' load) and the maximum over the moves is reported; "1st walk" is the
-  worst move of the first walk as measured, first calls included.
+  worst move of the first walk as measured, first calls included. Without a table
+  (``--no-table``) the figures' own caches make the later walks fast: there the first
+  walk is the reader's latency, and the budget is checked on it.
 
 Targets: every move ≤ 50 ms (maximum, not median); show ≤ 1 s.
 Usage: python benchmarks/widget_latency.py [--no-table] [figure-key ...]
@@ -138,7 +140,8 @@ def main(argv):
         print(f"{r['key']:<30}{'yes' if r['table'] else 'no':>6}{r['moves']:>6}{r['import_s']:9.2f}{r['show_s']:8.2f}"
               f"{r['compute_max_ms']:15.1f}{r['draw_max_ms']:12.1f}{r['move_max_ms']:12.1f}"
               f"{r['first_pass_move_max_ms']:12.1f}", flush=True)
-        if r["move_max_ms"] > MOVE_BUDGET_MS or r["show_s"] > SHOW_BUDGET_S:
+        move = r["move_max_ms"] if r["table"] else r["first_pass_move_max_ms"]
+        if move > MOVE_BUDGET_MS or r["show_s"] > SHOW_BUDGET_S:
             over.append(r["key"])
     print(f"over budget (a move > {MOVE_BUDGET_MS:g} ms or show > {SHOW_BUDGET_S:g} s): {', '.join(over) or 'none'}")
     return over
