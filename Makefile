@@ -13,7 +13,7 @@ GRADING_STAMP := $(VENV)/.installed-grading
 HTML := _build/html
 PORT ?= 8000
 
-.PHONY: book test bench live serve student assignments notebooks claims vendor clean deps test-deps chromium
+.PHONY: book test bench live serve student assignments notebooks claims tables vendor clean deps test-deps chromium
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PY_SYS) -m venv $(VENV)
@@ -44,6 +44,10 @@ vendor: $(STAMP)
 claims: $(STAMP)
 	$(PY) tools/claims_pages.py
 	$(PY) tools/chapter_map.py
+
+# the tables the live sliders read: every slider position of every figure whose spec changed
+tables: $(STAMP)
+	$(PY) tools/figure_tables.py
 
 book: vendor claims
 	$(PY) tools/cache_guard.py

@@ -1,4 +1,4 @@
-"""Shared test fixtures: the built site served on 127.0.0.1, and a record of outcomes."""
+"""Shared test fixtures: the built site served on 127.0.0.1, the figures' static data, and a record of outcomes."""
 
 import os
 import functools
@@ -33,6 +33,19 @@ def pytest_collection_modifyitems(config, items):
     last = [i for i in items if "test_claims_registry" in i.nodeid and "ran" in i.name]
     rest = [i for i in items if i not in last]
     items[:] = rest + last
+
+
+@pytest.fixture(scope="session")
+def figure_payload():
+    """``payload(key)``: a figure's static data at every slider position, computed once per session.
+
+    The widget tests and the figure-table tests check the same full grid; computing it once
+    keeps ``make test`` short.
+    """
+    from dpnotes.figures import FIGURES
+    from dpnotes.widgets.static_html import payload
+
+    return functools.cache(lambda key: payload(FIGURES[key]))
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ and short plain-text outputs elsewhere. Dropped: images, widgets and HTML, which
 the book's build regenerates anyway. Usage: python tools/execute_notebooks.py [paths]
 """
 
-import os
 import sys
 from pathlib import Path
 
@@ -37,7 +36,6 @@ def _keep(cell):
 
 def execute(path):
     nb = nbformat.read(path, as_version=4)
-    os.environ.pop("DPNOTES_RENDER", None)  # live rendering, as a reader's kernel would
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     for cell in nb.cells:
         if cell.cell_type == "code":

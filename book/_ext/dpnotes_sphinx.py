@@ -1,8 +1,10 @@
 """Sphinx glue for the dpnotes book.
 
-- Sets ``DPNOTES_RENDER=static`` before any notebook runs, so every kernel the
-  build starts (kernels inherit the builder's environment) renders figures as
-  precomputed static widgets; see ``dpnotes/widgets/display.py``.
+- Points ``PYTHONSTARTUP`` at ``static_kernel.py`` before any notebook runs: every
+  kernel the build starts (kernels inherit the builder's environment; IPython runs
+  that file at start-up) then displays figures as precomputed static widgets, by
+  ``dpnotes.widgets.display.register_static_display``. The package itself reads no
+  environment variable for this; outside the build, figures are live.
 - Defines the role ``{claim}`S4-09``: the small tag that keeps a source claim's
   ID beside a statement's descriptive title, linking to the claims table.
 - Gives each page every script once: jupyter-book registers sphinx-thebe's
@@ -27,6 +29,8 @@ from sphinx import addnodes
 
 _CLAIM_ID = re.compile(r"^S[0-4]-\d{2}$")
 STATIC = Path(__file__).resolve().parent / "static"
+#: Run by every kernel the build starts: figures display in the static mode.
+STATIC_KERNEL_STARTUP = Path(__file__).resolve().parent / "static_kernel.py"
 
 
 def claim_role(name, rawtext, text, lineno, inliner, options=None, content=None):
@@ -124,7 +128,7 @@ def _prune(app, exception):
 
 
 def setup(app):
-    os.environ["DPNOTES_RENDER"] = "static"
+    os.environ["PYTHONSTARTUP"] = str(STATIC_KERNEL_STARTUP)
     app.add_role("claim", claim_role)
     app.connect("builder-inited", _add_static)
     app.add_css_file("dpnotes-book.css")

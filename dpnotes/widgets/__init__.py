@@ -3,7 +3,7 @@
 Builds on the math modules; nothing below ``dpnotes.widgets`` imports it.
 """
 
-from .display import render_mode, show
+from .display import RENDER_MODES, mimebundle, show
 from .spec import Figure, Slider, Trace
 
-__all__ = ["Figure", "Slider", "Trace", "render_mode", "show"]
+__all__ = ["RENDER_MODES", "Figure", "Slider", "Trace", "mimebundle", "show"]

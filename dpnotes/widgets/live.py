@@ -1,19 +1,30 @@
-"""Live Jupyter rendering: ipywidgets sliders redrawing a reused matplotlib figure."""
+"""Live Jupyter rendering: ipywidgets sliders redrawing a reused matplotlib figure.
+
+The curves at each slider position are read from the figure's shipped table (the static
+page's data, see :mod:`dpnotes.widgets.figure_tables`); without a current table they are
+computed.
+"""
 
 import ipywidgets as widgets
 
+from .figure_tables import load_table
 from .mpl import MplCanvas
 
 __all__ = ["LiveFigure"]
 
 
 class LiveFigure:
-    """Sliders over the spec's values and an image updated in place on every change."""
+    """Sliders over the spec's values and an image updated in place on every change.
 
-    def __init__(self, fig):
+    ``table`` is the figure's :class:`~dpnotes.widgets.figure_tables.FigureTable`; by default
+    the shipped one if current, ``False`` to compute every position.
+    """
+
+    def __init__(self, fig, table=None):
         self.fig = fig
         self.params = dict(fig.defaults)
-        self.canvas = MplCanvas(fig, self.params)
+        self.table = load_table(fig) if table is None else (table or None)
+        self.canvas = MplCanvas(fig, self.params, table=self.table)
         self.sliders = {s.name: self._slider(s) for s in fig.sliders}
         self.image = widgets.Image(value=self.canvas.png(), format="png")
         self.readout = widgets.HTML(self._readout())
@@ -36,7 +47,7 @@ class LiveFigure:
         self.set(**{name: change["new"]})
 
     def set(self, **params):
-        """Recompute at new slider values and redraw in place; returns the traces."""
+        """Move to new slider values and redraw in place; returns the traces drawn."""
         self.params.update(params)
         traces = self.canvas.update(self.params)
         self.image.value = self.canvas.png()

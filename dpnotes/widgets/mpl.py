@@ -20,11 +20,17 @@ def mpl_text(text):
 
 
 class MplCanvas:
-    """A matplotlib figure whose lines are updated in place."""
+    """A matplotlib figure whose lines are updated in place.
 
-    def __init__(self, fig, params, width=6.4, height=4.4, dpi=100):
+    With a :class:`~dpnotes.widgets.figure_tables.FigureTable` (``table``) the curves and the
+    display ranges are read from it at the slider positions it holds; otherwise they are
+    computed by ``fig``.
+    """
+
+    def __init__(self, fig, params, width=6.4, height=4.4, dpi=100, table=None):
         self.fig = fig
-        traces = fig.traces(**params)
+        self.table = table
+        traces = self.traces(params)
         # a bare Figure on its own Agg canvas: not registered with pyplot, freed with this object
         self.figure = MplFigure(figsize=(width, height), dpi=dpi)
         FigureCanvasAgg(self.figure)
@@ -46,15 +52,20 @@ class MplCanvas:
             ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
-        x_range, y_range = fig.display_ranges()
+        x_range, y_range = table.ranges if table is not None else fig.display_ranges()
         ax.set_xlim(*x_range)
         ax.set_ylim(*y_range)
         self.figure.tight_layout()
         self._background = None
 
+    def traces(self, params):
+        """The curves at ``params``: from the table if it holds them, else computed."""
+        traces = self.table.traces(params) if self.table is not None else None
+        return traces if traces is not None else self.fig.traces(**params)
+
     def update(self, params):
         """New data for every line; the axes (fixed ranges) are not redrawn."""
-        traces = self.fig.traces(**params)
+        traces = self.traces(params)
         for line, trace in zip(self.lines, traces):
             line.set_data(trace.x, trace.y)
         return traces

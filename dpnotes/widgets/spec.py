@@ -25,8 +25,9 @@ def trace_colors(traces):
 class Slider:
     """A named parameter with the finite grid of values the static site offers.
 
-    The live widget accepts any value in ``[values[0], values[-1]]``; the static
-    page offers exactly ``values``. ``log`` chooses a logarithmic live slider.
+    The live widget and the static page both offer exactly ``values`` (the live
+    figure reads them from the table the static page's data ships in, see
+    :mod:`dpnotes.widgets.figure_tables`). ``log`` marks a logarithmic grid.
     """
 
     name: str
@@ -143,7 +144,7 @@ class Figure:
     def _repr_mimebundle_(self, include=None, exclude=None):
         from .display import mimebundle
 
-        return mimebundle(self)
+        return mimebundle(self, "live")
 
 
 def _padded(lo, hi, log, factor):

@@ -103,14 +103,14 @@ def _swatch(i, style):
     return f'<svg class="dpnotes-swatch" width="28" height="12" aria-hidden="true" focusable="false">{mark}</svg>'
 
 
-def render_html(fig):
+def render_html(fig, data=None):
     """The ``<div class="dpnotes-widget">`` for the static site.
 
     Title and legend are HTML, so they wrap on a narrow screen; the plot region is an
     image labelled by the title and the current slider values; on paper the sliders
-    give way to those values.
+    give way to those values. ``data`` is :func:`payload` of ``fig`` if already computed.
     """
-    data_obj = payload(fig)
+    data_obj = payload(fig) if data is None else data
     data = json.dumps(data_obj, separators=(",", ":"), allow_nan=False)
     if len(data) > FIGURE_BUDGET_BYTES:
         raise ValueError(
