@@ -54,6 +54,7 @@ def _mp_delta_gaussian(eps, mu):
 # --- S2-01 / S2-02: the privacy-loss variable and the four expressions of δ -------------
 
 
+@pytest.mark.claim("S2-02")
 @pytest.mark.parametrize("loss", LOSSES, ids=lambda l: l.name)
 @pytest.mark.parametrize("eps", [0.0, 0.3, 1.0, 2.5])
 def test_s2_02_four_expressions_of_delta_agree(loss, eps):
@@ -68,6 +69,7 @@ def test_s2_02_four_expressions_of_delta_agree(loss, eps):
     assert delta_tail_bound(loss, eps) >= direct - 1e-15
 
 
+@pytest.mark.claim("S2-02")
 @pytest.mark.parametrize("loss", LOSSES, ids=lambda l: l.name)
 def test_s2_02_expected_hinge_monte_carlo(loss):
     eps = 0.5
@@ -76,6 +78,7 @@ def test_s2_02_expected_hinge_monte_carlo(loss):
     assert abs(est - exact) <= 5 * se + 1e-12
 
 
+@pytest.mark.claim("S2-02")
 def test_s2_02_sup_over_sets_brute_force_all_subsets():
     p, q = RNG.dirichlet(np.ones(7)), RNG.dirichlet(np.ones(7))
     for eps in (0.0, 0.2, 0.7):
@@ -86,11 +89,13 @@ def test_s2_02_sup_over_sets_brute_force_all_subsets():
         assert hockey_stick_divergence(p, q, eps) == pytest.approx(best, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.claim("S2-02")
 def test_s2_02_tail_bound_strict_for_gaussian():
     loss = privacy_loss_gaussian(1.0)
     assert delta_tail_bound(loss, 1.0) > 1.5 * delta_sup_over_sets(loss, 1.0)
 
 
+@pytest.mark.claim("S2-01")
 @pytest.mark.parametrize("loss,rdp", [
     (privacy_loss_gaussian(1.5), lambda a: rdp_gaussian(a, 1.5)),
     (privacy_loss_laplace(0.7), lambda a: rdp_laplace(a, 0.7)),
@@ -105,6 +110,7 @@ def test_s2_01_cumulants_of_privacy_loss_give_rdp(loss, rdp):
     assert loss.expect(lambda z: np.ones_like(z)) == pytest.approx(1.0, rel=1e-12)
 
 
+@pytest.mark.claim("S2-01")
 def test_s2_01_gaussian_loss_law_by_sampling():
     z = privacy_loss_gaussian(2.0).sample(400_000, seed=3)
     mu = 0.5
@@ -112,6 +118,7 @@ def test_s2_01_gaussian_loss_law_by_sampling():
     assert z.std() == pytest.approx(mu, rel=0.01)
 
 
+@pytest.mark.claim("S2-01")
 def test_s2_01_discrete_requires_equal_supports():
     with pytest.raises(ValueError, match="support"):
         privacy_loss_discrete([0.5, 0.5, 0.0], [0.2, 0.3, 0.5])

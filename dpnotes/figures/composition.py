@@ -81,6 +81,7 @@ def delta_prime_traces(k, epsilon):
 
 PURE = Figure(
     key="composition-pure",
+    claims=("S0-08", "S2-04", "S2-08", "S3-01", "S3-05", "S4-06"),
     title="T-fold composition of ε₀-DP mechanisms: ε at total failure probability δ",
     compute=pure_composition_traces,
     sliders=[
@@ -96,6 +97,7 @@ PURE = Figure(
 
 LAPLACE_QUERIES = Figure(
     key="composition-laplace-queries",
+    claims=("S3-02",),
     title="Laplace noise per query for T queries under a total (ε, δ) budget",
     compute=laplace_scale_traces,
     sliders=[
@@ -112,6 +114,7 @@ LAPLACE_QUERIES = Figure(
 
 DELTA_PRIME = Figure(
     key="composition-delta-prime",
+    claims=("S3-03", "S3-04"),
     title="Gaussian queries under advanced composition: the design parameter δ′ (δ = 10⁻⁵)",
     compute=delta_prime_traces,
     sliders=[

@@ -101,6 +101,7 @@ def discrete_traces(alpha, scale):
 
 LAPLACE = Figure(
     key="convolution-laplace",
+    claims=("S1-01", "S1-05"),
     title="Sum of m Laplace noises: the repeated-noise bound against the exact divergence",
     compute=laplace_traces,
     sliders=[Slider("n", "m (number of summands)", tuple(float(v) for v in NS), 8.0, log=True, fmt=".0f")],
@@ -130,6 +131,7 @@ LAPLACE_RATIO = Figure(
 
 SCHEDULE = Figure(
     key="convolution-schedule",
+    claims=("S1-03", "S1-04"),
     title="Any shift schedule gives a bound; the uniform one is best",
     compute=schedule_traces,
     sliders=[
@@ -147,6 +149,7 @@ SCHEDULE = Figure(
 
 DISCRETE = Figure(
     key="convolution-discrete",
+    claims=("S1-06",),
     title="Discrete noise: is D<sub>α</sub>(P+Δ‖P) ≤ Δ·D<sub>α</sub>(P+1‖P)?",
     compute=discrete_traces,
     sliders=[

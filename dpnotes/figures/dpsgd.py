@@ -114,6 +114,7 @@ _Q_SLIDER = Slider("q", "q (sampling rate)", Q_VALUES, 0.01, log=True)
 
 EPOCHS_FIG = Figure(
     key="dpsgd-epochs",
+    claims=("S3-07", "S4-15", "S4-17"),
     title="DP-SGD: ε after a number of epochs, by route (δ = 10⁻⁵)",
     compute=epochs_traces,
     sliders=[_Q_SLIDER, Slider("sigma", "σ (noise multiplier)", SIGMAS, 4.0, log=True)],

@@ -53,6 +53,7 @@ def membership_traces(sigma):
 
 THETA_RECORD = Figure(
     key="learning-theta-record",
+    claims=("S3-08",),
     title="Releasing θ* releases a record: the minimiser as one record moves",
     compute=theta_record_traces,
     sliders=[

@@ -45,6 +45,7 @@ def fingerprint_traces(n):
 
 NOISE = Figure(
     key="noise-rdp-curves",
+    claims=("S4-18",),
     title="D<sub>α</sub>(P + 1 ‖ P) for noise laws of equal variance v",
     compute=noise_traces,
     sliders=[Slider.logspace("variance", "v (common variance)", 0.25, 16.0, 13, 1.0)],
@@ -60,6 +61,7 @@ NOISE = Figure(
 
 FINGERPRINT = Figure(
     key="fingerprinting-tradeoff",
+    claims=("S2-10",),
     title="Correlation–variance dichotomy for the ε-DP clipped Laplace mean",
     compute=fingerprint_traces,
     sliders=[Slider.linear("n", "n (bits)", 1, 16, 1, 8)],

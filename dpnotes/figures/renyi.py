@@ -48,6 +48,7 @@ def rr_traces(p):
 
 GAUSSIAN = Figure(
     key="renyi-gaussian",
+    claims=("S0-02", "S0-04", "S2-05", "S2-06", "S4-02"),
     title="Gaussian mechanism: D<sub>α</sub> grows linearly in α",
     compute=gaussian_traces,
     sliders=[
@@ -63,6 +64,7 @@ GAUSSIAN = Figure(
 
 LAPLACE = Figure(
     key="renyi-laplace",
+    claims=("S4-01",),
     title="Laplace mechanism: D<sub>α</sub> rises from KL to Δ/b",
     compute=laplace_traces,
     sliders=[Slider.logspace("scale", "b (scale)", 0.3, 10.0, 36, 1.0)],

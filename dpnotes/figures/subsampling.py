@@ -59,6 +59,7 @@ def scaling_traces(order, sigma):
 
 RDP_CURVE = Figure(
     key="subsampling-rdp",
+    claims=("S4-09", "S4-14", "S4-16"),
     title="Subsampled Gaussian: the RDP curve, exact and by the generic bound",
     compute=rdp_traces,
     sliders=[
@@ -76,6 +77,7 @@ RDP_CURVE = Figure(
 
 SCALING = Figure(
     key="subsampling-scaling",
+    claims=("S4-11", "S4-13"),
     title="Amplification: a factor q (generic bound) against q² (exact)",
     compute=scaling_traces,
     sliders=[
