@@ -44,6 +44,7 @@ vendor: $(STAMP)
 claims: $(STAMP)
 	$(PY) tools/claims_pages.py
 	$(PY) tools/chapter_map.py
+	$(PY) tools/module_chapters.py
 
 book: vendor claims
 	$(PY) tools/cache_guard.py

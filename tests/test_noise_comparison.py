@@ -17,7 +17,7 @@ from dpnotes.noise_comparison import (
     shift_rdp,
     shift_rdp_grid,
 )
-from dpnotes.noise_comparison.laws import _fisher_information  # the small-shift constant, checked by mpmath below
+from dpnotes.noise_comparison.laws import fisher_information  # the small-shift constant, checked by mpmath below
 from dpnotes.rdp import rdp_gaussian, rdp_laplace
 
 SCIPY = {
@@ -218,7 +218,7 @@ def test_small_shift_expansion_joins_the_quadrature(law):
     # below t = 1e-5 the expansion α·I·t²/2 is used: it must agree with the quadrature just above
     t = 2e-5
     quad = shift_rdp(law, 3.0, shift=t)
-    expansion = 3.0 * _fisher_information(law) * t * t / 2
+    expansion = 3.0 * fisher_information(law) * t * t / 2
     assert expansion == pytest.approx(quad, rel=1e-4)
     assert shift_rdp_grid(law, [3.0], variance=1e18)[0] >= 0.0
 
@@ -233,4 +233,4 @@ def test_fisher_information_of_the_mixture_by_mpmath():
 
     with mp.workdps(30):
         info = 2 * mp.quad(lambda x: mp.diff(density, x) ** 2 / density(x), [0, 1, 5, 40])
-    assert _fisher_information("mixture") == pytest.approx(float(info), rel=1e-9)
+    assert fisher_information("mixture") == pytest.approx(float(info), rel=1e-9)

@@ -4,8 +4,6 @@ The exact reference for T-fold ε₀-DP is the T-fold composition of ε₀ rando
 response, the worst ε₀-DP mechanism (Kairouz, Oh & Viswanath 2015): its δ(ε) is
 the hockey-stick divergence of two binomial laws
 (:func:`dpnotes.privacy_loss.exact_epsilon_rr_composition`).
-
-Used in: book/02-composition
 """
 
 import warnings

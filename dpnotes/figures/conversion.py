@@ -3,8 +3,6 @@
 The reference is the Gaussian mechanism, whose exact privacy curve is known in
 closed form; T-fold composition of the Gaussian with noise σ is the Gaussian
 with noise σ/√T, so one slider covers both.
-
-Used in: book/03-conversion
 """
 
 import warnings

@@ -3,8 +3,6 @@
 The exact Rényi divergence of a Laplace sum is a numerical integral (about
 5 ms to 60 ms per point), so the figures read it from one coarse grid of
 (n, α), computed once per process and cached.
-
-Used in: book/09-repeated-noise
 """
 
 from functools import lru_cache

@@ -7,8 +7,6 @@ pair once. Route 1 is evaluated on a fixed grid of per-step δ₀ (its ε₀ cac
 per σ) instead of the optimised split of :func:`dpnotes.dpsgd.dpsgd_epsilon`:
 every grid point is a valid split, so the plotted value is a valid bound,
 within 1 % of the optimised one (tested).
-
-Used in: book/06-dpsgd
 """
 
 import warnings

@@ -1,7 +1,5 @@
 """Figures of the hypothesis-testing chapter: δ(ε) from the privacy loss, the trade-off curves of three
 mechanisms at the same ε, the moment difference bound, pure DP ⇒ zCDP, the Bayesian reading.
-
-Used in: book/04-hypothesis-testing
 """
 
 import numpy as np

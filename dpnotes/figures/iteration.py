@@ -1,7 +1,5 @@
 """Figures of the chapter on amplification by iteration: the shifted divergence, shift costs, shift
 reduction, contraction and last-iterate privacy.
-
-Used in: book/08-amplification-iteration
 """
 
 from functools import lru_cache

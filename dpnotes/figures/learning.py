@@ -1,6 +1,4 @@
 """Figures of the chapter "Why privacy": θ* as one record moves, and membership leakage vs σ.
-
-Used in: book/00-why-privacy
 """
 
 import functools

@@ -1,6 +1,4 @@
 """Figures of the chapter "Lower bounds, joint DP and open questions".
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import numpy as np

@@ -1,6 +1,4 @@
 """Figures of chapter 1: D_α against α for the Gaussian, Laplace and RR mechanisms.
-
-Used in: book/01-renyi-gaussian
 """
 
 import numpy as np

@@ -1,6 +1,4 @@
 """Figures of the subsampling chapter: the RDP of the subsampled Gaussian, exact and bounded.
-
-Used in: book/05-subsampling
 """
 
 from functools import lru_cache

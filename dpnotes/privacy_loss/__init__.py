@@ -24,8 +24,6 @@ The package, by what its modules hold (each module's docstring says more):
     and as a law, and its constructors per mechanism.
 ``expressions``
     the four expressions of δ(ε), each by its own route, and the tail bound.
-
-Used in: book/02-composition, book/03-conversion, book/04-hypothesis-testing
 """
 
 from .curves import (

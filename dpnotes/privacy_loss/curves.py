@@ -9,8 +9,6 @@ Brent's method), the Laplace mechanism (:func:`delta_laplace`,
 k-fold composition (:func:`exact_epsilon_rr_composition`, the exact ε of k-fold
 ε₀-DP, Kairouz, Oh & Viswanath 2015); and :func:`hockey_stick_divergence`, δ(ε) of
 any two pmfs, which :mod:`dpnotes.privacy_loss.expressions` uses for discrete pairs.
-
-Used in: book/02-composition, book/03-conversion, book/04-hypothesis-testing
 """
 
 import numpy as np
