@@ -44,6 +44,7 @@ vendor: $(STAMP)
 claims: $(STAMP)
 	$(PY) tools/claims_pages.py
 	$(PY) tools/chapter_map.py
+	$(PY) tools/module_chapters.py
 
 # the tables the live sliders read: every slider position of every figure whose spec changed
 tables: $(STAMP)

@@ -27,6 +27,7 @@ from .privacy_loss import (
     privacy_loss_discrete, hockey_stick_divergence, delta_sup_over_sets, delta_tail_difference,
     delta_expected_hinge, delta_tail_integral, delta_tail_bound, delta_gaussian, log_delta_gaussian,
     epsilon_gaussian, delta_laplace, epsilon_laplace, delta_randomized_response, epsilon_randomized_response,
+    exact_epsilon_rr_composition,
 )
 # tradeoff: trade-off functions (the hypothesis-testing reading of DP)
 from .tradeoff import tradeoff_gaussian, tradeoff_laplace, tradeoff_discrete, tradeoff_epsilon_delta
@@ -94,7 +95,7 @@ __all__ = [
     "privacy_loss_randomized_response", "privacy_loss_discrete", "hockey_stick_divergence", "delta_sup_over_sets",
     "delta_tail_difference", "delta_expected_hinge", "delta_tail_integral", "delta_tail_bound", "delta_gaussian",
     "log_delta_gaussian", "epsilon_gaussian", "delta_laplace", "epsilon_laplace", "delta_randomized_response",
-    "epsilon_randomized_response", "tradeoff_gaussian", "tradeoff_laplace", "tradeoff_discrete",
+    "epsilon_randomized_response", "exact_epsilon_rr_composition", "tradeoff_gaussian", "tradeoff_laplace", "tradeoff_discrete",
     "tradeoff_epsilon_delta", "post_processing_sides", "quasi_convexity_sides", "triangle_bound",
     "group_privacy_bound", "group_privacy_epsilon_delta", "pure_dp_rdp_bound", "moment_difference_bound",
     "approximate_rdp_delta_hat", "approximate_renyi_divergence", "decompose_dp_pair",

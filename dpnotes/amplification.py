@@ -19,8 +19,6 @@ The shift-reduction lemma then trades shift for noise,
 
 and telescoping it along a schedule of shifts gives seed 001's Theorem 1 (the
 bound on D_α(P^{∗m} + 1 ‖ P^{∗m}) for a sum of m independent noises).
-
-Used in: book/08-amplification-iteration, book/09-repeated-noise
 """
 
 import numpy as np

@@ -2,8 +2,10 @@
 
 The registry is data: ``dpnotes/data/claims.toml``, one ``[[claim]]`` table per
 claim. Each row says where a claim is **stated** (the label of its directive in
-a chapter), **derived** (a sympy derivation), **verified** (pytest node ids
-whose test checks it by an independent route) and **shown** (a figure key).
+a chapter, and that chapter) and **derived** (a sympy derivation). Where it is
+**verified** and **shown** is said where that is true: a test that checks a claim
+by an independent route carries ``@pytest.mark.claim("S4-14")``, and a figure that
+shows it lists it (``Figure(..., claims=("S4-14",))`` in :mod:`dpnotes.figures`).
 Empty fields are honest: that part is not done yet. ``status`` records what the
 book found; the statuses and their meanings are the ``[statuses]`` table of the
 data file (see :data:`STATUSES`). A finding (any status but "supported") quotes
@@ -28,9 +30,7 @@ class Claim:
     status: str
     stated: str = ""  # label of the directive stating it
     derived: str = ""  # dotted path of the sympy derivation
-    verified: tuple = ()  # pytest node ids
-    shown: str = ""  # figure key in dpnotes.figures.FIGURES
-    chapter: str = ""  # document (for the figure link)
+    chapter: str = ""  # the document that states it
     note: str = ""  # what the book found
     quote: str = ""  # the source passage a finding is about
 
@@ -46,8 +46,6 @@ def _load():
     statuses = {name: dict(row) for name, row in data["statuses"].items()}
     rows = []
     for row in data["claim"]:
-        row = dict(row)
-        row["verified"] = tuple(row.get("verified", ()))
         claim = Claim(**row)
         if claim.status not in statuses:
             raise ValueError(f"claims.toml: {claim.id} has unknown status {claim.status!r}")

@@ -10,8 +10,6 @@ How the privacy parameters of T mechanisms run on the same data combine:
 It also answers the two design questions of seed 003: the Laplace scale b for
 T queries under a total (ε, δ) budget (S3-02), and the choice of δ' for
 Gaussian mechanisms under advanced composition (S3-04).
-
-Used in: book/02-composition
 """
 
 import numpy as np
@@ -462,8 +460,6 @@ def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
     ----------
     Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
     Theorem A.1; Dwork, Kenthapadi, McSherry, Mironov & Naor (2006).
-
-    Used in: book/00b-foundations
 
     Examples
     --------

@@ -13,8 +13,6 @@ Three conversions of an RDP guarantee (α, ε(α)) on a grid of orders α:
 
 Also continuous optimisation over the order for an RDP *function*, and the
 zCDP conversions.
-
-Used in: book/03-conversion, book/02-composition
 """
 
 import warnings

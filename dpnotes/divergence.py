@@ -2,8 +2,6 @@
 
 This is the independent route against which every closed form is checked:
 quadrature for densities, an exact log-sum-exp for probability mass functions.
-
-Used in: book/01-renyi-gaussian
 """
 
 import numpy as np

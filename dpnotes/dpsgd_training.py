@@ -6,8 +6,6 @@ clipped sum made noisy with :math:`\mathcal N(0, \sigma^2C^2I)`. Its privacy is
 accounted by :mod:`dpnotes.dpsgd` (RDP) and :mod:`dpnotes.pld` (privacy loss
 distributions): every step is the sampled Gaussian mechanism with sampling rate
 q and noise multiplier σ.
-
-Used in: book/06-dpsgd
 """
 
 import numpy as np
@@ -155,8 +153,6 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
     The divisor qn, the expected batch size, is a constant fixed before training.
     With σ = 0, q = 1 and C larger than every gradient this is plain gradient
     descent on the mean loss.
-
-    Used in: book/06-dpsgd
 
     Parameters
     ----------

@@ -7,8 +7,6 @@ example over all later noise draws: in one pass over n examples (n steps), the
 example used at step t has
 last-iterate Rényi privacy α·2L²/(σ²(n − t + 1)), against 2αL²/σ² when every
 iterate is released (the setting of every composition theorem).
-
-Used in: book/08-amplification-iteration
 """
 
 import numpy as np

@@ -14,8 +14,6 @@ two possible records (here x_i and x_i′) and the rest of the data, S₋ᵢ, is
 
 Mechanisms here are functions from a tuple of records (each in a finite
 domain) to a pmf over output tuples, as a dict {output tuple: probability}.
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import itertools

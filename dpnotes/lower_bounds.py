@@ -19,8 +19,6 @@ Everything is computed exactly for small n: given s = Σ Xᵢ, P has the Beta(s+
 n−s+1) law and s is uniform on {0, …, n}, so every term is a finite sum of
 Beta integrals (evaluated with mpmath); a Monte Carlo route with confidence
 intervals is the independent check.
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import numpy as np

@@ -1,7 +1,4 @@
-"""The default grid of Rényi orders used by the accountants.
-
-Used in: book/05-subsampling
-"""
+"""The default grid of Rényi orders used by the accountants."""
 
 import numpy as np
 

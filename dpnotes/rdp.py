@@ -2,8 +2,6 @@
 
 Every function broadcasts over numpy arrays and accepts the limits α = 1
 (Kullback–Leibler divergence) and, where finite, α = ∞ (max divergence).
-
-Used in: book/01-renyi-gaussian
 """
 
 import numpy as np

@@ -15,8 +15,6 @@ the trade-off functions of the book's mechanisms and the boundary f_{ε,δ} of t
 (the same formula); the classical calibration of the Gaussian mechanism is
 :func:`dpnotes.composition.gaussian_sigma_classical`, beside the exact one, and the
 (ε, δ) form of group privacy is :func:`dpnotes.properties.group_privacy_epsilon_delta`.
-
-Used in: book/00b-foundations, book/04-hypothesis-testing
 """
 
 import numpy as np
@@ -73,8 +71,6 @@ def tradeoff_gaussian(alpha_type1, mu):
     definition of G_μ and μ-GDP); Neyman & Pearson (1933) for the optimality of
     the threshold test.
 
-    Used in: book/00b-foundations, book/04-hypothesis-testing
-
     Examples
     --------
     >>> round(tradeoff_gaussian(0.05, 1.0), 10)  # Φ(1.6449 − 1)
@@ -124,8 +120,6 @@ def tradeoff_laplace(alpha_type1, mu):
     Derived here from the likelihood-ratio tests of Neyman & Pearson (1933);
     trade-off functions as in Dong, Roth & Su (2022). Checked against a brute-force
     sweep of thresholds and a quadrature in the tests.
-
-    Used in: book/04-hypothesis-testing
 
     Examples
     --------
@@ -179,8 +173,6 @@ def tradeoff_discrete(p, q, alpha_type1):
     response P = (p, 1 − p), Q = (1 − p, p) gives the boundary of the ε-DP region,
     ε = log(p/(1 − p)) (Kairouz, Oh & Viswanath 2015).
 
-    Used in: book/04-hypothesis-testing
-
     Examples
     --------
     >>> round(tradeoff_discrete([0.75, 0.25], [0.25, 0.75], 0.1), 12)  # 1 − 3 · 0.1
@@ -233,8 +225,6 @@ def tradeoff_epsilon_delta(alpha_type1, epsilon, delta=0.0):
     ----------
     Wasserman & Zhou (2010); Kairouz, Oh & Viswanath (2015); in this form
     Dong, Roth & Su (2022), Section 2.
-
-    Used in: book/00b-foundations, book/04-hypothesis-testing
 
     Examples
     --------

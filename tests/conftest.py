@@ -1,4 +1,4 @@
-"""Shared test fixtures: the built site served on 127.0.0.1, the figures' static data, and a record of outcomes."""
+"""Shared test fixtures: the built site served on 127.0.0.1, the figures' static data, and a record of outcomes and claim markers."""
 
 import os
 import functools
@@ -21,6 +21,9 @@ HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the bui
 
 #: nodeid -> outcome of every test run in this session (used by the claims-registry test)
 OUTCOMES = {}
+#: nodeid -> claim IDs of its ``@pytest.mark.claim`` markers, for every test collected in this session
+#: (the claims-registry test checks them against the static scan of tools/claims_pages.py)
+CLAIM_MARKS = {}
 
 
 def pytest_runtest_logreport(report):
@@ -29,6 +32,10 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        ids = [cid for mark in item.iter_markers("claim") for cid in mark.args]
+        if ids:
+            CLAIM_MARKS[item.nodeid] = tuple(ids)
     # the registry test reads the outcomes of the others, so it runs last
     last = [i for i in items if "test_claims_registry" in i.nodeid and "ran" in i.name]
     rest = [i for i in items if i not in last]

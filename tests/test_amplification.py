@@ -20,6 +20,7 @@ def _law(noise, loc, scale):
     return stats.norm(loc, scale) if noise == "gaussian" else stats.laplace(loc, scale)
 
 
+@pytest.mark.claim("S0-06")
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
 def test_s0_06_sup_is_at_the_largest_shift(noise):
     alpha, a, scale = 3.0, 0.8, 0.9
@@ -31,10 +32,12 @@ def test_s0_06_sup_is_at_the_largest_shift(noise):
     assert renyi_shift_sup(alpha, a, noise, scale) == pytest.approx(max(vals), rel=1e-9)
 
 
+@pytest.mark.claim("S0-06")
 def test_s0_06_gaussian_closed_form():
     assert renyi_shift_sup(5.0, 0.3, "gaussian", 2.0) == pytest.approx(5.0 * 0.09 / 8.0, rel=1e-15)
 
 
+@pytest.mark.claim("S0-05")
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
 def test_s0_05_shift_coupling_attains_the_value(noise):
     # the admissible μ' = ζ + (|x| − z) (a W∞ ≤ z move of ζ + x) has exactly this divergence
@@ -47,6 +50,7 @@ def test_s0_05_shift_coupling_attains_the_value(noise):
     assert w_inf == pytest.approx(z, rel=1e-9)
 
 
+@pytest.mark.claim("S0-05")
 @settings(max_examples=40, deadline=None)
 @given(x=st.floats(-3, 3), y=st.floats(-3, 3), z1=st.floats(0, 3), z2=st.floats(0, 3),
        alpha=st.floats(1.01, 50), noise=st.sampled_from(["gaussian", "laplace"]))
@@ -57,6 +61,7 @@ def test_s0_05_monotone_in_z_and_shifting_property(x, y, z1, z2, alpha, noise):
     assert shifted_renyi_location(alpha, x + y, abs(y), noise) <= shifted_renyi_location(alpha, x, 0.0, noise) * (1 + 1e-12) + 1e-15
 
 
+@pytest.mark.claim("S0-05")
 def test_s0_05_seed000_definition_takes_inf_over_wrong_argument():
     # Seed 000 writes inf over ν' of D_α(μ‖ν'). Read literally the infimum is 0 (ν' = μ),
     # whatever μ and ν are, so it cannot be the shifted divergence; the correct one moves μ.
@@ -66,6 +71,7 @@ def test_s0_05_seed000_definition_takes_inf_over_wrong_argument():
     assert shifted_renyi_location(alpha, x, z) == pytest.approx(alpha * (x - z) ** 2 / 2, rel=1e-14)
 
 
+@pytest.mark.claim("S1-02")
 @pytest.mark.parametrize("n", [2, 3, 6])
 @pytest.mark.parametrize("alpha", [1.5, 4.0, 20.0])
 def test_s1_02_shift_reduction_lemma_with_exact_laplace_sums(n, alpha):
@@ -77,12 +83,14 @@ def test_s1_02_shift_reduction_lemma_with_exact_laplace_sums(n, alpha):
         assert lhs <= rhs * (1 + 1e-10)
 
 
+@pytest.mark.claim("S1-03")
 def test_s1_03_schedule_to_increments():
     np.testing.assert_allclose(shift_increments([1.0, 0.6, 0.1]), [0.4, 0.5, 0.1])
     with pytest.raises(ValueError):
         shift_increments([1.0, 0.5, 0.7])
 
 
+@pytest.mark.claim("S1-03")
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
 @pytest.mark.parametrize("n", [1, 4, 25])
 def test_s1_03_uniform_increments_give_theorem1(noise, n):
@@ -92,6 +100,7 @@ def test_s1_03_uniform_increments_give_theorem1(noise, n):
         assert rdp_laplace_convolution(3.0, n, 0.8) <= val * (1 + 1e-10)
 
 
+@pytest.mark.claim("S1-03")
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
 @pytest.mark.parametrize("alpha", [1.5, 8.0, 64.0])
 def test_s1_03_optimal_schedule_is_uniform(noise, alpha):
@@ -101,6 +110,7 @@ def test_s1_03_optimal_schedule_is_uniform(noise, alpha):
     assert v == pytest.approx(rdp_convolution_bound(alpha, 8, noise, 1.0), rel=1e-8)
 
 
+@pytest.mark.claim("S1-03")
 @settings(max_examples=30, deadline=None)
 @given(w=st.lists(st.floats(0.0, 1.0), min_size=2, max_size=10).filter(lambda w: sum(w) > 1e-3),
        alpha=st.floats(1.01, 30.0), noise=st.sampled_from(["gaussian", "laplace"]))

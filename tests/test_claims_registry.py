@@ -1,4 +1,5 @@
-"""The claims registry against reality: labels in the built book, tests that exist and ran."""
+"""The claims registry against reality: labels and figures in the built book, the tests marked for each
+claim (``@pytest.mark.claim``, read statically and in the run) and the generated pages."""
 
 import importlib.util
 import os
@@ -14,7 +15,7 @@ _spec = importlib.util.spec_from_file_location("claims_pages", Path(__file__).re
 claims_pages = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(claims_pages)
 claims_page, findings_page = claims_pages.claims_page, claims_pages.findings_page
-from dpnotes.figures import FIGURES
+from dpnotes.figures import FIGURES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the built site
@@ -69,13 +70,22 @@ def test_stated_labels_exist_in_the_built_book():
             assert re.search(rf'id="{re.escape(c.stated)}"', _built_html(c.chapter)), f"{c.id}: label {c.stated}"
 
 
+def test_figures_show_known_claims_and_are_shown_by_one_chapter():
+    chapters = claims_pages.figure_chapters()
+    for key, fig in FIGURES.items():
+        assert isinstance(fig.claims, tuple) and set(fig.claims) <= set(CLAIMS), f"{key}: claims {fig.claims}"
+        assert len(set(fig.claims)) == len(fig.claims), key
+        assert key in chapters, f"figure {key}: no chapter calls show(FIGURES[{key!r}])"
+    assert set(chapters) <= set(FIGURES), sorted(set(chapters) - set(FIGURES))
+
+
 def test_shown_figures_exist_in_the_built_book():
-    for c in CLAIMS.values():
-        if c.shown:
-            assert c.shown in FIGURES, c.id
-            html = _built_html(c.chapter)
-            assert f'data-key="{c.shown}"' in html, f"{c.id}: figure {c.shown} not on {c.chapter}"
-            assert f'id="fig-{c.shown}"' in html, f"{c.id}: no anchor fig-{c.shown}"
+    chapters = claims_pages.figure_chapters()
+    for cid, keys in claims_pages.shown_by().items():
+        for key in keys:
+            html = _built_html(chapters[key])
+            assert f'data-key="{key}"' in html, f"{cid}: figure {key} not on {chapters[key]}"
+            assert f'id="fig-{key}"' in html, f"{cid}: no anchor fig-{key}"
 
 
 def test_derivations_exist():
@@ -87,35 +97,80 @@ def test_derivations_exist():
             assert callable(getattr(importlib.import_module(module), name)), c.id
 
 
-def _test_functions(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name.startswith("test")}
+def _test_functions():
+    """Node id (``tests/test_x.py::test_y``) of every module-level test function."""
+    out = []
+    for path in sorted((ROOT / "tests").glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        out += [f"tests/{path.name}::{n.name}" for n in tree.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")]
+    return out
 
 
-def test_verifying_tests_exist_and_name_their_claim():
-    for c in CLAIMS.values():
-        for node in c.verified:
-            path, name = node.split("::")
-            assert name in _test_functions(ROOT / path), f"{c.id}: {node} does not exist"
-            assert c.id.lower().replace("-", "_") in name, f"{c.id}: {name} does not carry the claim ID"
+def test_claim_markers_name_known_claims():
+    markers = claims_pages.claim_markers()
+    assert len(markers) >= 200  # the scan finds the markers (220 when they were introduced)
+    unknown = {node: ids for node, ids in markers.items() if not set(ids) <= set(CLAIMS)}
+    assert not unknown, f"@pytest.mark.claim names unknown claims: {unknown}"
+
+
+def test_a_test_named_for_a_claim_is_marked_for_it():
+    """test_s4_14_… carries @pytest.mark.claim("S4-14"): the name and the marker cannot drift apart."""
+    markers = claims_pages.claim_markers()
+    unmarked = []
+    for node in _test_functions():
+        named = {f"S{s}-{n}" for s, n in re.findall(r"(?<![a-z0-9])s(\d)_(\d\d)(?!\d)", node.split("::")[-1])}
+        if not named <= set(markers.get(node, ())):
+            unmarked.append(f"{node}: named for {sorted(named)}, marked {list(markers.get(node, ()))}")
+    assert not unmarked, "\n".join(unmarked)
+
+
+def test_the_static_scan_reads_decorators_classes_and_pytestmark(tmp_path):
+    (tmp_path / "test_a.py").write_text(
+        "import pytest\n"
+        "pytestmark = [pytest.mark.slow, pytest.mark.claim('S1-01')]\n"
+        "@pytest.mark.claim('S4-14', 'S4-15')\n@pytest.mark.parametrize('x', [1])\ndef test_one(x):\n    pass\n"
+        "def test_two():\n    pass\n"
+        "def helper():\n    pass\n"
+        "@pytest.mark.claim('S2-02')\nclass TestC:\n    @pytest.mark.claim('S2-01')\n    def test_m(self):\n        pass\n",
+        encoding="utf-8")
+    (tmp_path / "test_b.py").write_text("import pytest\npytestmark = pytest.mark.claim('S0-01')\ndef test_b():\n    pass\n")
+    got, d = claims_pages.claim_markers(tmp_path), tmp_path.name
+    assert got == {f"{d}/test_a.py::test_one": ("S4-14", "S4-15", "S1-01"), f"{d}/test_a.py::test_two": ("S1-01",),
+                   f"{d}/test_a.py::TestC::test_m": ("S2-01", "S2-02", "S1-01"), f"{d}/test_b.py::test_b": ("S0-01",)}
+    (tmp_path / "test_c.py").write_text("import pytest\nIDS = ('S0-01',)\n@pytest.mark.claim(*IDS)\ndef test_c():\n    pass\n")
+    with pytest.raises(ValueError, match="literal strings"):
+        claims_pages.claim_markers(tmp_path)
 
 
 def test_verifying_tests_ran_and_passed():
-    """Runs last (see conftest); checks the outcomes of this session."""
-    from conftest import OUTCOMES
+    """Runs last (see conftest); checks the outcomes of this session.
 
+    Every test marked for a claim (the static scan of the sources) ran and passed, and the
+    markers pytest collected agree with the scan. On a partial run (fewer than 50 outcomes)
+    with marked tests not collected, it skips instead.
+    """
+    from conftest import CLAIM_MARKS, OUTCOMES
+
+    markers = claims_pages.claim_markers()
     missing, failed = [], []
-    for c in CLAIMS.values():
-        for node in c.verified:
-            outcomes = [o for nid, o in OUTCOMES.items() if nid == node or nid.startswith(node + "[")]
-            if not outcomes:
-                missing.append(node)
-            elif any(o != "passed" for o in outcomes):
-                failed.append(node)
+    for node in markers:
+        outcomes = [o for nid, o in OUTCOMES.items() if nid == node or nid.startswith(node + "[")]
+        if not outcomes:
+            missing.append(node)
+        elif any(o != "passed" for o in outcomes):
+            failed.append(node)
     if missing and len(OUTCOMES) < 50:
-        pytest.skip("partial run: the registry's tests were not all collected")
-    assert not missing, f"named in the registry but not run: {missing}"
-    assert not failed, f"named in the registry but failed: {failed}"
+        pytest.skip("partial run: the tests marked for claims were not all collected")
+    assert not missing, f"marked for a claim but not run: {missing}"
+    assert not failed, f"marked for a claim but failed: {failed}"
+    collected = {}  # the run's markers, parameters dropped
+    for nid, ids in CLAIM_MARKS.items():
+        collected.setdefault(nid.split("[", 1)[0], set()).update(ids)
+    ran = {nid.split("[", 1)[0] for nid in OUTCOMES}
+    disagree = {node: (sorted(collected.get(node, ())), sorted(markers.get(node, ())))
+                for node in set(collected) | (set(markers) & ran) if collected.get(node, set()) != set(markers.get(node, ()))}
+    assert not disagree, f"run's markers vs static scan: {disagree}"
 
 
 def test_audited_findings_are_classified_by_what_holds():

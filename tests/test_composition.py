@@ -50,6 +50,7 @@ def exact_delta_heterogeneous_rr(epsilons, eps):
 # --- S2-08 / S3-01 / S3-03: advanced composition -------------------------------------------
 
 
+@pytest.mark.claim("S2-08", "S3-01")
 @pytest.mark.parametrize("eps0,k", [(0.01, 1000), (0.1, 100), (0.1, 1000), (0.5, 50), (1.0, 20)])
 @pytest.mark.parametrize("dprime", [1e-9, 1e-5, 1e-2])
 def test_s2_08_s3_01_advanced_composition_is_valid(eps0, k, dprime):
@@ -61,6 +62,7 @@ def test_s2_08_s3_01_advanced_composition_is_valid(eps0, k, dprime):
     assert exact_delta_rr_composition(eps0, k, drv) <= dprime
 
 
+@pytest.mark.claim("S2-08")
 def test_s2_08_formula_values():
     eps0, k, d = 0.2, 50, 1e-6
     L = np.log(1 / d)
@@ -70,6 +72,7 @@ def test_s2_08_formula_values():
         k * eps0**2 / 2 + eps0 * np.sqrt(2 * k * L), rel=1e-14)
 
 
+@pytest.mark.claim("S3-01")
 def test_s3_01_sublinear_growth_vs_basic():
     eps0, d = 0.01, 1e-6
     ks = np.array([10, 100, 1000, 10_000])
@@ -79,6 +82,7 @@ def test_s3_01_sublinear_growth_vs_basic():
     assert adv[-1] < basic[-1] / 5
 
 
+@pytest.mark.claim("S3-01")
 def test_s3_01_zcdp_form_is_zcdp_route():
     # ε-DP ⇒ ½ε²-zCDP, ρ's add, Bun–Steinke conversion: same number as the formula
     eps0, k, d = 0.3, 40, 1e-7
@@ -86,12 +90,14 @@ def test_s3_01_zcdp_form_is_zcdp_route():
     assert epsilon_from_zcdp(rho, d) == pytest.approx(epsilon_advanced_composition(eps0, k, d, form="zcdp"), rel=1e-13)
 
 
+@pytest.mark.claim("S3-03")
 def test_s3_03_eps_delta_mechanisms():
     e, d = epsilon_delta_advanced_composition(0.1, 1e-8, 200, 1e-6)
     assert d == pytest.approx(200 * 1e-8 + 1e-6)
     assert e == epsilon_advanced_composition(0.1, 200, 1e-6, form="zcdp")
 
 
+@pytest.mark.claim("S2-08")
 @pytest.mark.parametrize("epsilons", [[0.1, 0.2, 0.3, 0.05, 0.4, 0.1, 0.2, 0.3, 0.1, 0.25, 0.15, 0.2], [1.0, 1.0], [0.5] * 8])
 @pytest.mark.parametrize("dprime", [1e-6, 1e-2])
 def test_s2_08_heterogeneous_composition(epsilons, dprime):
@@ -112,6 +118,7 @@ def test_basic_composition():
 # --- S0-08 / S3-05 / S4-06 RDP composition; S2-04 zCDP -------------------------------------
 
 
+@pytest.mark.claim("S0-08", "S3-05")
 def test_s3_05_s0_08_rdp_additivity_for_products():
     rng = np.random.default_rng(5)
     p1, q1, p2, q2 = (rng.dirichlet(np.ones(4)) for _ in range(4))
@@ -121,6 +128,7 @@ def test_s3_05_s0_08_rdp_additivity_for_products():
         assert joint == pytest.approx(parts, rel=1e-12)
 
 
+@pytest.mark.claim("S4-06")
 def test_s4_06_moment_composition_gaussian():
     orders = np.array([1.5, 2.0, 10.0, 100.0])
     k, sigma = 16, 3.0
@@ -131,6 +139,7 @@ def test_s4_06_moment_composition_gaussian():
     np.testing.assert_allclose(mixed, 2 * rdp_gaussian(orders, 1.0) + 3 * rdp_laplace(orders, 2.0))
 
 
+@pytest.mark.claim("S2-04")
 def test_s2_04_pure_dp_implies_half_eps_squared_zcdp():
     orders = np.array([1.0, 1.01, 2.0, 10.0, 1000.0])
     for p in (0.55, 0.75, 0.95):
@@ -143,6 +152,7 @@ def test_s2_04_pure_dp_implies_half_eps_squared_zcdp():
 # --- S3-02 Laplace scales; S3-04 Gaussian δ' ---------------------------------------------
 
 
+@pytest.mark.claim("S3-02")
 @pytest.mark.parametrize("k", [10, 100, 1000])
 @pytest.mark.parametrize("eps,delta", [(1.0, 1e-5), (0.1, 1e-9), (5.0, 1e-3)])
 def test_s3_02_laplace_scales(k, eps, delta):
@@ -164,6 +174,7 @@ def test_s3_02_laplace_scales(k, eps, delta):
     assert (b_basic / b_adv) ** 2 == pytest.approx(k / (8 * L), rel=1e-12)
 
 
+@pytest.mark.claim("S3-02")
 def test_s3_02_seed_scale_fails_for_huge_budgets():
     # with δ = 0.4 (L ≈ 0.92) and ε = 10 > 8L the seed's rule overshoots the budget
     k, eps, delta = 50, 10.0, 0.4
@@ -171,6 +182,7 @@ def test_s3_02_seed_scale_fails_for_huge_budgets():
     assert epsilon_advanced_composition(1 / b, k, delta, form="zcdp") > eps
 
 
+@pytest.mark.claim("S3-04")
 def test_s3_04_delta_prime_choices_with_the_first_order_share():
     # the closed forms of the lecture notes' first-order share ε₀ = ε/√(2T log(1/δ'))
     eps, delta = 1.0, 1e-5
@@ -184,6 +196,7 @@ def test_s3_04_delta_prime_choices_with_the_first_order_share():
         assert v_alt > 5 * printed  # the printed variance drops the calibration factor
 
 
+@pytest.mark.claim("S3-04")
 def test_s3_04_first_order_share_exceeds_the_budget_and_the_default_does_not():
     # ε₀ = ε/√(2T log(1/δ')) composes (Tε₀²/2 + ε₀√(2T log 1/δ')) to ε + ε²/(4 log(1/δ')) > ε
     T, eps, dprime = 10, 1.0, 5e-6
@@ -198,6 +211,7 @@ def test_s3_04_first_order_share_exceeds_the_budget_and_the_default_does_not():
         T, eps, 1e-5, 5e-6, form="linear")
 
 
+@pytest.mark.claim("S3-04")
 @pytest.mark.parametrize("eps", [0.1, 0.5, 1.0])
 @pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-9])
 def test_s3_04_delta_over_T_plus_one_is_strictly_worse_for_T_at_least_2(eps, delta):
@@ -212,6 +226,7 @@ def test_s3_04_delta_over_T_plus_one_is_strictly_worse_for_T_at_least_2(eps, del
         assert v_opt <= v_half * (1 + 1e-12) and 0 < dp < delta
 
 
+@pytest.mark.claim("S3-04")
 def test_s3_04_split_is_valid_by_exact_composition():
     # k Gaussians with variance σ² compose exactly to one Gaussian with μ = √k/σ
     eps, delta = 1.0, 1e-5

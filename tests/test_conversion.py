@@ -33,6 +33,7 @@ def _quiet(fn, *a, **k):
 # --- against dp-accounting (same quantity, independent code) -----------------------------
 
 
+@pytest.mark.claim("S2-06")
 @pytest.mark.parametrize("sigma", [0.7, 1.0, 3.0, 10.0])
 @pytest.mark.parametrize("delta", [1e-12, 1e-5, 1e-2])
 def test_s2_06_improved_epsilon_matches_dp_accounting(sigma, delta):
@@ -44,6 +45,7 @@ def test_s2_06_improved_epsilon_matches_dp_accounting(sigma, delta):
         assert order == ref_order
 
 
+@pytest.mark.claim("S2-06")
 @pytest.mark.parametrize("sigma", [0.7, 1.0, 3.0, 10.0])
 @pytest.mark.parametrize("eps", [0.1, 1.0, 4.0])
 def test_s2_06_improved_delta_matches_dp_accounting(sigma, eps):
@@ -59,6 +61,7 @@ def test_s2_06_improved_delta_matches_dp_accounting(sigma, eps):
 # --- the three methods and the seed formulas -----------------------------------------------
 
 
+@pytest.mark.claim("S0-07", "S3-06")
 def test_s0_07_s3_06_mironov_formula():
     orders = np.array([2.0, 3.0, 7.0, 9.0])
     rho = np.array([0.3, 0.5, 1.2, 3.0])
@@ -67,12 +70,14 @@ def test_s0_07_s3_06_mironov_formula():
         assert epsilon_from_rdp(orders, rho, d, method="mironov") == pytest.approx(expected, rel=1e-14)
 
 
+@pytest.mark.claim("S0-07")
 def test_s0_07_pure_dp_is_infinite_order():
     # pure ε-DP ≡ (∞, ε)-RDP: ε is returned whatever δ; δ = 0 at ε
     assert epsilon_from_rdp([np.inf], [0.7], 1e-9) == 0.7
     assert delta_from_rdp([2.0, np.inf], [0.1, 0.7], 0.7) == 0.0
 
 
+@pytest.mark.claim("S4-03", "S4-04")
 @pytest.mark.parametrize("sigma", [0.5, 2.0, 20.0])
 def test_s4_03_s4_04_chernoff_coincides_with_mironov_on_a_grid(sigma):
     rho = rdp_gaussian(ORDERS, sigma)
@@ -86,6 +91,7 @@ def test_s4_03_s4_04_chernoff_coincides_with_mironov_on_a_grid(sigma):
         assert c == pytest.approx(m, rel=1e-11)
 
 
+@pytest.mark.claim("S4-04")
 def test_s4_04_claim21_round_trip():
     # (λ, ρ)-RDP ⇒ (ε, e^{(λ−1)(ρ−ε)})-DP ⇔ (ρ + log(1/δ)/(λ−1), δ)-DP at one order
     lam, rho = 5.0, 0.4
@@ -102,6 +108,7 @@ def test_improved_never_exceeds_mironov_and_deltas_order():
         assert _quiet(delta_from_rdp, ORDERS, rho, e) <= _quiet(delta_from_rdp, ORDERS, rho, e, method="mironov")
 
 
+@pytest.mark.claim("S4-07")
 def test_s4_07_claim23_kfold_composition_via_legendre_scaling():
     sigma, k = 2.0, 25
     rho = rdp_gaussian(ORDERS, sigma)
@@ -113,6 +120,7 @@ def test_s4_07_claim23_kfold_composition_via_legendre_scaling():
         assert composed == pytest.approx(via_scaling, rel=1e-12)
 
 
+@pytest.mark.claim("S4-05")
 @pytest.mark.parametrize("sigma,eps", [(1.5, 3.0), (2.0, 1.0), (5.0, 0.2), (0.6, 4.0)])
 def test_s4_05_example2_optimal_order_and_delta(sigma, eps):
     # valid when εσ² > 1/2
@@ -127,6 +135,7 @@ def test_s4_05_example2_optimal_order_and_delta(sigma, eps):
     assert d >= delta_gaussian(eps, 1 / sigma)
 
 
+@pytest.mark.claim("S4-05")
 def test_s4_05_seed_order_is_wrong_numerically():
     sigma, eps = 2.0, 1.0
     lam_seed = (1 + 2 * eps / sigma**2) / 2  # 0.75: not even an order > 1
@@ -135,6 +144,7 @@ def test_s4_05_seed_order_is_wrong_numerically():
     assert exponent(0.5 + eps * sigma**2) < exponent(lam_seed)
 
 
+@pytest.mark.claim("S4-08")
 @pytest.mark.parametrize("k,eps,delta", [(10, 1.0, 1e-5), (100, 2.0, 1e-6), (1000, 8.0, 1e-10)])
 def test_s4_08_example3_sigma_bound_suffices(k, eps, delta):
     L = np.log(1 / delta)
@@ -173,6 +183,7 @@ def test_grid_edge_warning():
 # --- zCDP -------------------------------------------------------------------------------
 
 
+@pytest.mark.claim("S2-04")
 @pytest.mark.parametrize("rho", [1e-4, 0.02, 0.5, 3.0, 50.0])
 @pytest.mark.parametrize("delta", [1e-12, 1e-5, 0.1])
 def test_s2_04_zcdp_conversions(rho, delta):
@@ -190,6 +201,7 @@ def test_s2_04_zcdp_conversions(rho, delta):
     assert imp >= epsilon_gaussian(delta, np.sqrt(2 * rho)) * (1 - 1e-12)
 
 
+@pytest.mark.claim("S2-04")
 def test_s2_04_kfold_pure_dp_conversion():
     eps0, k, d = 0.1, 100, 1e-6
     rho = 0.5 * eps0**2 * k

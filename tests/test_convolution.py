@@ -88,6 +88,7 @@ def _scipy_renyi_laplace_sum(alpha, n, s):
 
 # ----------------------------------------------------------------- Theorem 1 bound
 
+@pytest.mark.claim("S1-04")
 @pytest.mark.parametrize("n", [1, 3, 10])
 @pytest.mark.parametrize("sigma", [0.5, 2.0])
 def test_s1_04_gaussian_bound_tight(n, sigma):
@@ -99,6 +100,7 @@ def test_s1_04_gaussian_bound_tight(n, sigma):
     assert bound == pytest.approx(exact, rel=1e-9)
 
 
+@pytest.mark.claim("S1-01")
 def test_s1_01_laplace_bound_is_n_times_shifted_divergence():
     # the Laplace bound by quadrature of the Laplace densities at shift 1/n
     alpha, n, b = 4.0, 5, 0.7
@@ -106,6 +108,7 @@ def test_s1_01_laplace_bound_is_n_times_shifted_divergence():
     assert rdp_convolution_bound(alpha, n, "laplace", b) == pytest.approx(n * one, rel=1e-9)
 
 
+@pytest.mark.claim("S1-01")
 @settings(max_examples=25, deadline=None)
 @given(alpha=st.floats(1.05, 64.0), n=st.integers(1, 30), b=st.floats(0.3, 5.0))
 def test_s1_01_theorem1_holds_for_laplace(alpha, n, b):
@@ -115,6 +118,7 @@ def test_s1_01_theorem1_holds_for_laplace(alpha, n, b):
 
 # ----------------------------------------------------------------- Laplace sums, exact
 
+@pytest.mark.claim("S1-05")
 @pytest.mark.parametrize("n", [1, 2, 7, 40, 100])
 def test_s1_05_laplace_sum_density_matches_bessel_form(n):
     xs = [0.0, 0.3, 1.0, 5.0, 30.0, 150.0]
@@ -124,6 +128,7 @@ def test_s1_05_laplace_sum_density_matches_bessel_form(n):
     np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12)
 
 
+@pytest.mark.claim("S1-05")
 def test_s1_05_laplace_sum_density_integrates_to_one_with_right_variance():
     n, b = 6, 1.5
     f = lambda x: np.exp(laplace_sum_logpdf(x, n, b))  # noqa: E731
@@ -133,28 +138,33 @@ def test_s1_05_laplace_sum_density_integrates_to_one_with_right_variance():
     assert var == pytest.approx(2 * n * b**2, rel=1e-9)
 
 
+@pytest.mark.claim("S1-05")
 @pytest.mark.parametrize("alpha", [1.0, 1.001, 1.5, 2.0, 8.0, 64.0, 1e3, np.inf])
 @pytest.mark.parametrize("b", [0.1, 1.0, 30.0])
 def test_s1_05_n1_matches_mironov(alpha, b):
     assert rdp_laplace_convolution(alpha, 1, b) == pytest.approx(rdp_laplace(alpha, b), rel=1e-10)
 
 
+@pytest.mark.claim("S1-05")
 @pytest.mark.parametrize("n,alpha", [(2, 2.0), (5, 8.0), (20, 1.5), pytest.param(3, 64.0, marks=pytest.mark.slow)])
 def test_s1_05_laplace_exact_vs_mpmath_bessel(n, alpha):
     assert rdp_laplace_convolution(alpha, n) == pytest.approx(_mp_renyi_laplace_sum(alpha, n, 1.0), rel=1e-8)
 
 
+@pytest.mark.claim("S1-05")
 @pytest.mark.parametrize("n,alpha", [(100, 2.0), (100, 64.0), (50, 1.01)])
 def test_s1_05_laplace_exact_vs_mpmath_bessel_large_n(n, alpha):
     assert rdp_laplace_convolution(alpha, n) == pytest.approx(_mp_renyi_laplace_sum(alpha, n, 1.0), rel=1e-8)
 
 
+@pytest.mark.claim("S1-05")
 @pytest.mark.parametrize("n,alpha", [(2, 1.5), pytest.param(4, 3.0, marks=pytest.mark.slow),
                                      pytest.param(12, 1.2, marks=pytest.mark.slow)])
 def test_s1_05_laplace_exact_vs_gamma_difference_convolution(n, alpha):
     assert rdp_laplace_convolution(alpha, n) == pytest.approx(_scipy_renyi_laplace_sum(alpha, n, 1.0), rel=1e-8)
 
 
+@pytest.mark.claim("S1-05")
 def test_s1_05_bound_not_tight_ratio_tends_to_two():
     # CLT: the sum is close to N(0, 2n b²), whose divergence is α/(4n b²); the bound is ~α/(2n b²)
     t = laplace_convolution_table(ns=(1, 10, 100), alphas=(2.0,))
@@ -165,6 +175,7 @@ def test_s1_05_bound_not_tight_ratio_tends_to_two():
     np.testing.assert_allclose(t["gaussian_same_variance"], 2.0 / (4 * np.array([1, 10, 100])))
 
 
+@pytest.mark.claim("S1-05")
 def test_s1_05_bound_asymptotic_alpha_over_variance():
     for n in (10**4, 10**6):
         assert rdp_convolution_bound(3.0, n, "laplace", 2.0) == pytest.approx(3.0 / (2 * n * 4.0), rel=5e-4)
@@ -206,6 +217,7 @@ def _discrete_laplace_closed(alpha, delta, b):
     return (logsumexp(log_s) - log_z) / (alpha - 1)
 
 
+@pytest.mark.claim("S1-06")
 @pytest.mark.parametrize("alpha", [1.5, 2.0, 7.0])
 @pytest.mark.parametrize("delta", [1, 2, 3])
 @pytest.mark.parametrize("sigma", [0.5, 1.0, 4.0])
@@ -215,6 +227,7 @@ def test_s1_06_discrete_gaussian_matches_closed_form(alpha, delta, sigma):
     assert got <= alpha * delta**2 / (2 * sigma**2) * (1 + 1e-12)  # Canonne–Kamath–Steinke
 
 
+@pytest.mark.claim("S1-06")
 @pytest.mark.parametrize("alpha", [1.5, 2.0, 7.0])
 @pytest.mark.parametrize("delta", [1, 2, 5])
 @pytest.mark.parametrize("b", [0.3, 1.0, 10.0])
@@ -223,6 +236,7 @@ def test_s1_06_discrete_laplace_matches_geometric_series(alpha, delta, b):
     assert got == pytest.approx(_discrete_laplace_closed(alpha, delta, b), rel=1e-10)
 
 
+@pytest.mark.claim("S1-06")
 def test_s1_06_discrete_matches_pmf_divergence():
     k = np.arange(-60, 61)
     p = np.exp(-np.abs(k) / 2.0)
@@ -232,6 +246,7 @@ def test_s1_06_discrete_matches_pmf_divergence():
     assert rdp_discrete_shift(2.5, 3, "laplace", 2.0) == pytest.approx(renyi_divergence(shifted, p, 2.5), rel=1e-9)
 
 
+@pytest.mark.claim("S1-06")
 @pytest.mark.parametrize("sigma", [0.3, 1.0, 3.0, 30.0])
 @pytest.mark.parametrize("alpha", [1.01, 2.0, 10.0])
 def test_s1_06_linear_in_shift_fails_for_discrete_gaussian(sigma, alpha):
@@ -239,6 +254,7 @@ def test_s1_06_linear_in_shift_fails_for_discrete_gaussian(sigma, alpha):
     assert t["holds"][0] and not np.any(t["holds"][1:])
 
 
+@pytest.mark.claim("S1-06")
 @pytest.mark.parametrize("b", [0.3, 1.0, 10.0, 100.0])
 @pytest.mark.parametrize("alpha", [1.01, 2.0, 10.0])
 def test_s1_06_linear_in_shift_fails_for_discrete_laplace_at_finite_order(b, alpha):
@@ -248,6 +264,7 @@ def test_s1_06_linear_in_shift_fails_for_discrete_laplace_at_finite_order(b, alp
     assert np.all(np.diff(t["divergence"] / t["shift"]) > 0)
 
 
+@pytest.mark.claim("S1-06")
 def test_s1_06_linear_in_shift_holds_at_infinite_order():
     t = discrete_shift_table(np.inf, 6, "laplace", 0.7)
     np.testing.assert_allclose(t["divergence"], np.arange(1, 7) / 0.7, rtol=1e-14)
@@ -302,6 +319,7 @@ def _mp_shift_divergence(pmf, shift, alpha):
     return mp.log(mp.fsum(terms)) / (alpha - 1)
 
 
+@pytest.mark.claim("S1-06")
 def test_s1_06_convolution_reading_matches_a_50_digit_sum():
     # independent route: the m-fold convolution and the divergence sum in mpmath
     with mp.workdps(50):
@@ -319,6 +337,7 @@ def test_s1_06_convolution_reading_matches_a_50_digit_sum():
             assert got == pytest.approx(expected, rel=1e-9)
 
 
+@pytest.mark.claim("S1-06")
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
 def test_s1_06_convolution_reading_holds_whenever_the_shift_is_at_most_the_parties(noise):
     # D_α(P^{*m} + Δ‖P^{*m}) ≤ Δ·D_α(P + 1‖P) for 1 ≤ Δ ≤ m (additivity, then post-processing)
@@ -334,6 +353,7 @@ def test_s1_06_convolution_reading_holds_whenever_the_shift_is_at_most_the_parti
     assert checked == 4 * 5 * 4 * 4
 
 
+@pytest.mark.claim("S1-06")
 def test_s1_06_convolution_reading_holds_for_irregular_laws():
     # the proof uses nothing about the law: random masses on a geometric envelope, in mpmath
     rng = np.random.default_rng(7)
@@ -349,6 +369,7 @@ def test_s1_06_convolution_reading_holds_for_irregular_laws():
                     assert _mp_shift_divergence(total, shift, alpha) <= shift * unit
 
 
+@pytest.mark.claim("S1-06")
 def test_s1_06_convolution_reading_needs_enough_parties():
     # with fewer parties than steps the bound fails, as the literal reading (m = 1) does
     unit = rdp_discrete_shift(2.0, 1, "gaussian", 2.0)
@@ -363,7 +384,7 @@ def test_s1_06_convolution_reading_needs_enough_parties():
     (dict(parties=201), "parties"), (dict(shift=-1), "shift"), (dict(scale=100.0), "scale"),
     (dict(noise="cauchy"), "noise"),
 ])
-def test_s1_06_convolution_reading_rejects_bad_input(kwargs, match):
+def test_convolution_reading_rejects_bad_input(kwargs, match):
     args = dict(alpha=2.0, parties=2, shift=1, noise="gaussian", scale=1.0) | kwargs
     with pytest.raises(ValueError, match=match):
         rdp_discrete_convolution_shift(**args)

@@ -17,6 +17,7 @@ def laplace_log_density(loc, b):
 pmf = st.lists(st.floats(0.01, 1.0), min_size=2, max_size=6).map(lambda v: np.array(v) / np.sum(v))
 
 
+@pytest.mark.claim("S0-02")
 def test_s0_02_quadrature_matches_closed_forms():
     orders = [1.0, 1.3, 2.0, 7.5, 100.0, 1e4]
     np.testing.assert_allclose(renyi_divergence(stats.norm(1, 1), stats.norm(0, 1), orders),
@@ -40,6 +41,7 @@ def test_support_gap_is_infinite():
     assert renyi_divergence(stats.uniform(0, 2), stats.uniform(0, 1), 2.0, support=(0, 2)) == np.inf
 
 
+@pytest.mark.claim("S0-02")
 @settings(max_examples=60, deadline=None)
 @given(p=pmf, q=pmf, p2=pmf, q2=pmf, alpha=st.floats(1.0, 50.0))
 def test_s0_02_additivity_over_products(p, q, p2, q2, alpha):
@@ -49,6 +51,7 @@ def test_s0_02_additivity_over_products(p, q, p2, q2, alpha):
     assert joint == pytest.approx(renyi_divergence(p, q, alpha) + renyi_divergence(p2, q2, alpha), rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.claim("S0-02")
 @settings(max_examples=60, deadline=None)
 @given(p=pmf, alpha=st.floats(1.0, 50.0), data=st.data())
 def test_s0_02_post_processing(p, alpha, data):
@@ -60,6 +63,7 @@ def test_s0_02_post_processing(p, alpha, data):
     assert renyi_divergence(fp, fq, alpha) <= renyi_divergence(p, q, alpha) + 1e-12
 
 
+@pytest.mark.claim("S2-06")
 @settings(max_examples=60, deadline=None)
 @given(p=pmf, alpha=st.floats(1.0, 1e4), data=st.data())
 def test_s2_06_non_negativity(p, alpha, data):
@@ -76,7 +80,8 @@ def test_bad_input():
         renyi_divergence(stats.norm(0, 1), [0.5, 0.5], 2.0)
 
 
-def test_s2_06_orders_next_to_one_are_continuous_with_kl():
+@pytest.mark.claim("S0-02")
+def test_s0_02_orders_next_to_one_are_continuous_with_kl():
     # hypothesis found D_α = −1 at α = 1 + 2.2e-16 (cancellation in log Σ P^α Q^{1−α} / (α − 1));
     # independent route: the sum at 50 digits in mpmath
     import mpmath as mp

@@ -86,6 +86,7 @@ def test_validation():
 
 
 # ----------------------------------------------------------------------------- every route ≥ exact
+@pytest.mark.claim("S4-17")
 @pytest.mark.parametrize("sigma,steps", [(1.0, 1), (1.0, 10), (2.0, 1), (2.0, 100), (5.0, 30)])
 def test_s4_17_every_route_upper_bounds_the_exact_full_gaussian(sigma, steps):
     """q = 1: T Gaussian steps are exactly the Gaussian with μ = √T/σ (exact ε by scipy)."""
@@ -101,6 +102,7 @@ def test_s4_17_every_route_upper_bounds_the_exact_full_gaussian(sigma, steps):
     assert res["rdp"] < 1.3 * exact
 
 
+@pytest.mark.claim("S4-17")
 @pytest.mark.parametrize("q,sigma,steps", [(0.05, 1.5, 200), (0.2, 2.0, 50), (0.01, 1.0, 300)])
 def test_s4_17_every_route_is_above_the_pld_lower_bound(q, sigma, steps):
     """The PLD bracket's lower end is ≤ the true ε: no route may go below it."""
@@ -117,6 +119,7 @@ def test_s4_17_every_route_is_above_the_pld_lower_bound(q, sigma, steps):
 
 
 # ----------------------------------------------------------------------------- route 1
+@pytest.mark.claim("S4-17")
 def test_s4_17_route1_matches_an_independent_brute_force_split():
     """Route 1 by scipy on a dense grid of δ₀: the optimised split is at least as good, and close."""
     for q, sigma, steps, delta in [(0.01, 4.0, 1000, 1e-5), (0.1, 1.0, 100, 1e-6), (0.5, 2.0, 10, 1e-3)]:
@@ -132,7 +135,7 @@ def test_s4_17_route1_matches_an_independent_brute_force_split():
         assert ours >= best * (1 - 0.01)
 
 
-def test_s4_17_route1_delta_inverts_epsilon():
+def test_route1_delta_inverts_epsilon():
     for q, sigma, steps in [(0.01, 4.0, 1000), (0.1, 1.0, 100)]:
         eps = dpsgd_epsilon(q, sigma, steps, 1e-5, route="route1")
         assert dpsgd_delta(q, sigma, steps, eps, route="route1") <= 1e-5 * (1 + 1e-6)
@@ -140,6 +143,7 @@ def test_s4_17_route1_delta_inverts_epsilon():
 
 
 # ----------------------------------------------------------------------------- route 2
+@pytest.mark.claim("S4-17")
 def test_s4_17_route2_is_the_unsubsampled_gaussian_moment_bound():
     """ε₂ = min_α Tα/(2σ²) + log(1/δ)/(α − 1): explicit loop; continuous optimum just below."""
     for sigma, steps in [(1.0, 10), (4.0, 1000), (10.0, 5)]:
@@ -155,6 +159,7 @@ def test_s4_17_route2_is_the_unsubsampled_gaussian_moment_bound():
 
 
 # ----------------------------------------------------------------------------- route 3 (Claims 26, 28)
+@pytest.mark.claim("S4-13")
 def test_s4_13_route3_constant_is_claim26_constant():
     # route 3 takes the sup of G over its σ' grid (plus σ): recompute it from the public exact RDP
     q, sigma = 0.02, 3.0
@@ -170,6 +175,7 @@ def test_s4_13_route3_constant_is_claim26_constant():
         assert rho3[j] <= math.log(claim26_constant(c1, c2)) / (lam - 1) * (1 + 1e-12)
 
 
+@pytest.mark.claim("S4-13")
 @settings(max_examples=15, deadline=None)
 @given(logs=st.floats(0.0, math.log(50.0)), c1=st.floats(1e-3, 1.0))
 def test_s4_13_route3_rdp_dominates_the_exact_rdp(logs, c1):
@@ -178,6 +184,7 @@ def test_s4_13_route3_rdp_dominates_the_exact_rdp(logs, c1):
     assert np.all(rdp_route3(q, sigma) >= rdp_subsampled_gaussian(ROUTE3_ORDERS, q, sigma) * (1 - 1e-10))
 
 
+@pytest.mark.claim("S4-15")
 def test_s4_15_route3_regime_raises_and_is_reported():
     assert route_applicable(0.01, 4.0, "route3")
     assert not route_applicable(0.5, 4.0, "route3")   # qσ = 2 > 1
@@ -190,6 +197,7 @@ def test_s4_15_route3_regime_raises_and_is_reported():
     assert "route3" not in quiet(dpsgd_epsilon_routes, 0.5, 4.0, 100, 1e-5)
 
 
+@pytest.mark.claim("S4-15")
 def test_s4_15_claim28_with_log_c_is_a_valid_bound():
     """Claim 28 (read with the cumulant log C ≤ C): T = c₂εσ²/(2C) steps give δ ≤ exp(−c₂σ²ε/2).
 
@@ -204,6 +212,7 @@ def test_s4_15_claim28_with_log_c_is_a_valid_bound():
 
 
 # ----------------------------------------------------------------------------- RDP routes
+@pytest.mark.claim("S4-16")
 @settings(max_examples=20, deadline=None)
 @given(q=st.floats(1e-4, 1.0), logs=st.floats(math.log(0.5), math.log(50.0)), steps=st.integers(1, 10_000))
 def test_s4_16_improved_never_worse_than_mironov(q, logs, steps):
@@ -214,6 +223,7 @@ def test_s4_16_improved_never_worse_than_mironov(q, logs, steps):
     assert a > 0
 
 
+@pytest.mark.claim("S4-16")
 def test_s4_16_rdp_routes_agree_with_dp_accounting():
     """dp-accounting's RdpAccountant on integer orders (where its sum is exact): ε and δ."""
     from dp_accounting import dp_event
@@ -236,6 +246,7 @@ def test_s4_16_rdp_routes_agree_with_dp_accounting():
         logging.disable(logging.NOTSET)
 
 
+@pytest.mark.claim("S4-16")
 def test_s4_16_epsilon_and_delta_are_inverse_along_rdp():
     for route in ["rdp", "rdp-mironov", "route2", "route3"]:
         eps = quiet(dpsgd_epsilon, 0.01, 4.0, 1000, 1e-6, route=route)
@@ -244,6 +255,7 @@ def test_s4_16_epsilon_and_delta_are_inverse_along_rdp():
         assert quiet(dpsgd_delta, 0.01, 4.0, 1000, eps * 0.99, route=route) > 1e-6
 
 
+@pytest.mark.claim("S4-16")
 def test_s4_16_warns_when_the_best_order_is_at_the_edge():
     with pytest.warns(OrderGridWarning):
         dpsgd_epsilon(0.01, 4.0, 10000, 1e-5, route="rdp", orders=[2.0, 3.0, 4.0])
@@ -253,6 +265,7 @@ def test_s4_16_warns_when_the_best_order_is_at_the_edge():
 
 
 # ----------------------------------------------------------------------------- moments accountant
+@pytest.mark.claim("S3-07")
 def test_s3_07_moments_accountant_is_rdp_mironov_on_integer_orders():
     """Abadi et al.'s accountant: α(λ) log moments for λ = 1..32, ε = min_λ (Tα(λ) + log 1/δ)/λ,
     here with α(λ) from a 50-digit binomial sum; it equals "rdp-mironov" at orders λ + 1."""
@@ -264,6 +277,7 @@ def test_s3_07_moments_accountant_is_rdp_mironov_on_integer_orders():
 
 
 # ----------------------------------------------------------------------------- reproductions
+@pytest.mark.claim("S4-17")
 def test_s4_17_reproduction_tensorflow_privacy_tutorial():
     """TF Privacy's MNIST tutorial: q = 256/60000, σ = 1.1, 60 epochs, δ = 1e-5 → ε ≈ 3.01 (Mironov)."""
     q, sigma, delta = 256 / 60000, 1.1, 1e-5
@@ -283,6 +297,7 @@ def test_s4_17_reproduction_tensorflow_privacy_tutorial():
     assert 2.55 < tight < 2.65  # the improved conversion alone saves ~0.4
 
 
+@pytest.mark.claim("S4-17")
 def test_s4_17_reproduction_abadi_et_al():
     """Abadi et al. (2016): q = 0.01, σ = 4, δ = 1e-5, 100 epochs → ε ≈ 1.26 (moments accountant)."""
     eps = quiet(dpsgd_epsilon, 0.01, 4.0, steps_from_epochs(100, 0.01), 1e-5, "rdp-mironov")
@@ -291,6 +306,7 @@ def test_s4_17_reproduction_abadi_et_al():
     assert 1.0 < tight < 1.1
 
 
+@pytest.mark.claim("S4-17")
 @pytest.mark.slow
 def test_s4_17_reproductions_with_pld():
     """The certified PLD bound is below every other route on both published runs."""

@@ -42,6 +42,7 @@ def test_figures_registered_finite_and_same_traces_everywhere(key):
 # ---------------------------------------------------------------- chapter 09
 
 
+@pytest.mark.claim("S1-05")
 @pytest.mark.slow
 def test_s1_05_figure_bound_above_exact_at_every_position():
     for params, tr in _positions(FIGURES["convolution-laplace"]):
@@ -55,6 +56,7 @@ def test_s1_05_figure_bound_above_exact_at_every_position():
         assert np.all(exact <= 1.0 + 1e-9)  # the sum stays 1-DP: D_α ≤ D_∞ = 1/b
 
 
+@pytest.mark.claim("S1-05")
 @pytest.mark.slow
 def test_s1_05_figure_grid_matches_direct_evaluation():
     # the cached grid is the package's exact value, recomputed here point by point
@@ -64,6 +66,7 @@ def test_s1_05_figure_grid_matches_direct_evaluation():
         assert grid[i, j] == pytest.approx(float(rdp_laplace_convolution(alpha, n, 1.0)), rel=1e-12)
 
 
+@pytest.mark.claim("S1-05")
 @pytest.mark.slow
 def test_s1_05_figure_ratio_starts_at_one_and_approaches_two():
     for params, tr in _positions(FIGURES["convolution-laplace-ratio"]):
@@ -77,6 +80,7 @@ def test_s1_05_figure_ratio_starts_at_one_and_approaches_two():
     assert np.all(np.diff(ratio) > 0) and ratio[-1] < 2.0
 
 
+@pytest.mark.claim("S1-03")
 @pytest.mark.slow
 def test_s1_03_figure_schedules_never_beat_uniform():
     for params, tr in _positions(FIGURES["convolution-schedule"]):
@@ -94,12 +98,14 @@ def test_s1_03_figure_schedules_never_beat_uniform():
             np.testing.assert_allclose(lap_geo, lap_uniform, rtol=1e-12)
 
 
+@pytest.mark.claim("S1-03")
 def test_s1_03_geometric_schedule_increments():
     d = figconv.schedule_increments(4, 0.5)
     np.testing.assert_allclose(d, np.array([8, 4, 2, 1]) / 15.0)
     np.testing.assert_allclose(figconv.schedule_increments(5, 1.0), 0.2)
 
 
+@pytest.mark.claim("S1-06")
 def test_s1_06_figure_shows_counterexample_at_every_position():
     for params, tr in _positions(FIGURES["convolution-discrete"]):
         g = _by_prefix(tr, "discrete Gaussian")
@@ -110,6 +116,7 @@ def test_s1_06_figure_shows_counterexample_at_every_position():
         assert np.all(np.diff(lap) > 0), params
 
 
+@pytest.mark.claim("S1-06")
 def test_s1_06_figure_gaussian_ratio_is_delta_when_alpha_delta_is_integer():
     # independent route: D_α(P+Δ‖P) for the discrete Gaussian is exactly αΔ²/(2σ²) when αΔ ∈ ℤ,
     # by completing the square in the lattice sum (Canonne, Kamath, Steinke 2020)
@@ -118,6 +125,7 @@ def test_s1_06_figure_gaussian_ratio_is_delta_when_alpha_delta_is_integer():
     assert rdp_discrete_shift(4.0, 3, "gaussian", 2.0) == pytest.approx(4.0 * 9 / 8.0, rel=1e-12)
 
 
+@pytest.mark.claim("S1-04")
 def test_s1_04_exercise_gaussian_bound_is_exact_sum():
     # the released sum of 8 N(0,1) noises is N(0, 8): divergence by quadrature
     exact = renyi_divergence(stats.norm(1, np.sqrt(8)), stats.norm(0, np.sqrt(8)), 4.0)
@@ -151,6 +159,7 @@ def _w_infinity_1d(dist_a, dist_b, points=20001, tail=1e-9):
     return float(np.max(np.abs(dist_a.ppf(u) - dist_b.ppf(u))))
 
 
+@pytest.mark.claim("S0-03")
 @pytest.mark.parametrize("x, x2", [(0.7, 0.0), (-1.3, 0.4), (2.0, 2.0)])
 def test_s0_03_w_infinity_of_shifts_is_the_shift_distance(x, x2):
     for base in (stats.norm, stats.laplace):
@@ -160,6 +169,7 @@ def test_s0_03_w_infinity_of_shifts_is_the_shift_distance(x, x2):
     assert abs(stats.norm(x, 1).mean() - stats.norm(x2, 1).mean()) == pytest.approx(abs(x - x2))
 
 
+@pytest.mark.claim("S0-03")
 def test_s0_03_w_infinity_between_different_scales_grows_without_bound():
     # N(0,1) against N(0,2): the quantile gap (√2 − 1)|Φ⁻¹(u)| is unbounded, so W∞ = ∞;
     # on finer tails the computed gap keeps growing
@@ -168,6 +178,7 @@ def test_s0_03_w_infinity_between_different_scales_grows_without_bound():
     assert gaps[0] < gaps[1] < gaps[2]
 
 
+@pytest.mark.claim("S0-11")
 @pytest.mark.parametrize("n", [1, 3, 10])
 def test_s0_11_every_iterate_released_costs_one_gaussian_step_at_any_position(n):
     # linear losses: the trajectory (w_1..w_n) is Gaussian with covariance η²σ² min(j, k) and a mean
@@ -187,6 +198,7 @@ def test_s0_11_every_iterate_released_costs_one_gaussian_step_at_any_position(n)
     assert quad == pytest.approx(rdp_noisy_sgd_all_iterates(alpha, L, sigma), rel=1e-9)
 
 
+@pytest.mark.claim("S0-10")
 def test_s0_10_figure_last_iterate_between_linear_exact_and_all_iterates():
     for params, tr in _positions(FIGURES["iteration-last-iterate"]):
         n = int(params["n"])
@@ -201,6 +213,7 @@ def test_s0_10_figure_last_iterate_between_linear_exact_and_all_iterates():
         np.testing.assert_allclose(bound, 4.0 / (params["sigma"] ** 2 * (n - t + 1)), rtol=1e-12)
 
 
+@pytest.mark.claim("S0-09")
 def test_s0_09_figure_contraction_breaks_at_two_over_beta_for_squared_loss():
     f = figiter.STEP_FRACTIONS
     for params, tr in _positions(FIGURES["iteration-contraction"]):
@@ -220,6 +233,7 @@ def _min_ratio():
     return eig[0] / eig[-1]
 
 
+@pytest.mark.claim("S0-09")
 def test_s0_09_logistic_contractive_past_two_over_beta_for_large_data():
     tr = {t.name: t for t in FIGURES["iteration-contraction"].traces(scale=4.0)}
     logistic = _by_prefix(tr, "logistic loss")
@@ -241,6 +255,7 @@ def _quad_renyi(logf_p, logf_q, alpha, breaks):
     return np.log(total) / (alpha - 1)
 
 
+@pytest.mark.claim("S0-06")
 def test_s0_06_figure_sup_at_largest_shift():
     x = figiter.SHIFTS
     marks = x[figiter._SHIFT_MARKS]
@@ -267,6 +282,7 @@ def test_s0_06_figure_sup_at_largest_shift():
             assert lap[j] == pytest.approx(quad, rel=1e-7)
 
 
+@pytest.mark.claim("S0-06")
 def test_s0_06_figure_laplace_below_gaussian_for_large_shifts():
     # equal variance: the Laplace divergence grows linearly (slope ≤ √2/σ), the Gaussian quadratically
     tr = {t.name: t for t in FIGURES["iteration-shift-cost"].traces(alpha=2.0, sigma=1.0)}
@@ -276,6 +292,7 @@ def test_s0_06_figure_laplace_below_gaussian_for_large_shifts():
     assert np.all(lap[(np.abs(x) > 0) & (np.abs(x) <= 0.75)] > gauss[(np.abs(x) > 0) & (np.abs(x) <= 0.75)])
 
 
+@pytest.mark.claim("S1-02")
 def test_s1_02_figure_bound_above_exact_at_every_split():
     mironov = lambda a, t: np.log(a / (2 * a - 1) * np.exp((a - 1) * t) + (a - 1) / (2 * a - 1) * np.exp(-a * t)) / (a - 1)  # noqa: E731,E501
     for params, tr in _positions(FIGURES["iteration-shift-reduction"]):
@@ -298,6 +315,7 @@ def test_s1_02_figure_bound_above_exact_at_every_split():
         assert best[0] == pytest.approx(g_lhs[0], rel=1e-12)
 
 
+@pytest.mark.claim("S1-02")
 def test_s1_02_figure_laplace_left_side_by_independent_quadrature():
     # Lap(1) + Lap(1) has density (1 + |x|) e^{−|x|}/4
     logf = lambda t: np.log1p(np.abs(t)) - np.abs(t) - np.log(4.0)  # noqa: E731
@@ -307,6 +325,7 @@ def test_s1_02_figure_laplace_left_side_by_independent_quadrature():
         assert _by_prefix(tr, "Laplace Lap(0, 1): exact")[0] == pytest.approx(quad, rel=1e-8)
 
 
+@pytest.mark.claim("S0-05")
 def test_s0_05_figure_monotone_in_z_and_zero_once_the_shift_is_used_up():
     z = figiter.BUDGETS
     for params, tr in _positions(FIGURES["iteration-shifted-divergence"]):

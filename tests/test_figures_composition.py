@@ -1,32 +1,10 @@
 """The figures of chapters 2–4: at every slider position the plotted bounds lie above the plotted exact curves."""
 
-import itertools
-
 import numpy as np
 import pytest
 
 from dpnotes.figures import FIGURES
-from dpnotes.figures.composition import exact_epsilon_rr_composition
 from figure_positions import positions as _positions, trace as _by_prefix
-
-
-def _brute_force_delta_rr(eps0, k, eps):
-    """δ(ε) of k-fold ε₀ randomized response by enumerating all 2^k outcomes."""
-    p = 1.0 / (1.0 + np.exp(-eps0))
-    total = 0.0
-    for bits in itertools.product((0, 1), repeat=k):
-        j = sum(bits)
-        P = p**j * (1 - p) ** (k - j)
-        Q = (1 - p) ** j * p ** (k - j)
-        total += max(0.0, P - np.exp(eps) * Q)
-    return total
-
-
-@pytest.mark.parametrize("eps0,k,delta", [(0.1, 1, 1e-3), (0.3, 5, 1e-4), (0.5, 8, 1e-2), (1.0, 10, 1e-5)])
-def test_exact_rr_composition_against_enumeration(eps0, k, delta):
-    eps = exact_epsilon_rr_composition(eps0, k, delta)
-    assert _brute_force_delta_rr(eps0, k, eps) == pytest.approx(delta, rel=1e-9)
-    assert _brute_force_delta_rr(eps0, k, eps * (1 - 1e-6)) > delta  # smallest such ε
 
 
 def test_composition_pure_bounds_above_exact():

@@ -49,11 +49,12 @@ def _exact_sigma_mpmath(k, eps, delta):
         return float(mp.sqrt(k) / mp.sqrt(lo * hi))
 
 
-def test_s4_08_figure_every_sigma_is_positive():
+def test_sigma_threshold_figure_every_sigma_is_positive():
     for _, tr in positions(KEY):
         assert all(np.all(t.y > 0) for t in tr.values())
 
 
+@pytest.mark.claim("S4-08")
 def test_s4_08_figure_numbers_at_k100_eps1_delta1e5():
     j = int(np.argmin(np.abs(figconv.THRESHOLD_EPSILONS - 1.0)))
     assert figconv.THRESHOLD_EPSILONS[j] == pytest.approx(1.0, rel=1e-12)
@@ -66,6 +67,7 @@ def test_s4_08_figure_numbers_at_k100_eps1_delta1e5():
     assert (round(seed, 2), round(bound, 2), round(exact, 2)) == (55.06, 49.01, 37.31)
 
 
+@pytest.mark.claim("S4-08")
 def test_s4_08_figure_exact_sigma_against_dp_accounting_pld():
     from dp_accounting import GaussianDpEvent, SelfComposedDpEvent
     from dp_accounting.pld.pld_privacy_accountant import PLDAccountant
@@ -79,6 +81,7 @@ def test_s4_08_figure_exact_sigma_against_dp_accounting_pld():
         assert acc.get_delta(eps[j]) == pytest.approx(delta, rel=1e-3)
 
 
+@pytest.mark.claim("S4-08")
 @pytest.mark.parametrize("delta,k", [(1e-12, 1.0), (1e-5, 100.0), (1e-2, 1000.0), (1e-8, 3.0)])
 def test_s4_08_figure_seed_above_bound_threshold_above_exact(delta, k):
     seed, bound, exact = _curves(delta=delta, k=k)
@@ -91,6 +94,7 @@ def test_s4_08_figure_seed_above_bound_threshold_above_exact(delta, k):
                                rtol=1e-12)
 
 
+@pytest.mark.claim("S4-08")
 def test_s4_08_figure_curves_scale_with_root_k():
     base = _curves(delta=1e-6, k=1.0)
     for k in (3.0, 30.0, 1000.0):
@@ -98,6 +102,7 @@ def test_s4_08_figure_curves_scale_with_root_k():
             np.testing.assert_allclose(c, np.sqrt(k) * b, rtol=1e-12)
 
 
+@pytest.mark.claim("S4-08")
 def test_s4_08_figure_seed_closer_to_bound_threshold_for_smaller_delta():
     # the chapter's reading of the figure: the (2ε)^{−1/2} term matters less as log(1/δ) grows
     ratios = [np.divide(*_curves(delta=d, k=10.0)[:2]) for d in (1e-2, 1e-5, 1e-12)]

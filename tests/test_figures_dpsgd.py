@@ -14,6 +14,7 @@ from dpnotes.subsampling import rdp_subsampled_gaussian
 from figure_positions import slider_values as positions
 
 
+@pytest.mark.claim("S4-17")
 @pytest.mark.parametrize("key", ["dpsgd-epochs", "dpsgd-sigma"])
 def test_s4_17_every_route_is_above_the_tightest_curve_at_every_position(key):
     fig = FIGURES[key]
@@ -27,7 +28,7 @@ def test_s4_17_every_route_is_above_the_tightest_curve_at_every_position(key):
             assert np.all(tr.y >= tight.y * (1 - 1e-12)), (key, params, tr.name)
 
 
-def test_s4_17_plotted_routes_match_the_package():
+def test_plotted_routes_match_the_package():
     q, sigma = 0.01, 4.0
     traces = FIGURES["dpsgd-epochs"].traces(q=q, sigma=sigma)
     names = ["route1", "route2", "route3", "rdp-mironov", "rdp"]
@@ -44,6 +45,7 @@ def test_s4_17_plotted_routes_match_the_package():
                 assert tr.y[i] == pytest.approx(ref, rel=1e-10)
 
 
+@pytest.mark.claim("S4-15")
 def test_s4_15_route3_drawn_at_the_cap_where_it_does_not_apply():
     traces = FIGURES["dpsgd-sigma"].traces(q=0.1, delta=1e-5)
     r3 = traces[2]
@@ -52,6 +54,7 @@ def test_s4_15_route3_drawn_at_the_cap_where_it_does_not_apply():
             assert y == fd.CAP
 
 
+@pytest.mark.claim("S4-09")
 def test_s4_09_subsampling_figure_orders_exact_below_claim24():
     fig = FIGURES["subsampling-rdp"]
     for params in positions(fig):
@@ -63,6 +66,7 @@ def test_s4_09_subsampling_figure_orders_exact_below_claim24():
     np.testing.assert_allclose(fig.traces(q=q, sigma=s)[3].y, rdp_subsampled_gaussian(fs.ORDERS, q, s), rtol=1e-12)
 
 
+@pytest.mark.claim("S4-11")
 def test_s4_11_scaling_figure_slopes():
     fig = FIGURES["subsampling-scaling"]
     claim24, asym, exact = fig.traces(order=4.0, sigma=4.0)

@@ -34,6 +34,7 @@ def _release_by_quadrature(mean, sigma, bound, bins):
     return mass, centres @ mass, np.abs(centres) @ mass
 
 
+@pytest.mark.claim("S2-03")
 def test_s2_03_figure_bound_above_exact_gap_at_every_position():
     eps = fighyp.MOMENT_EPSILONS
     for params, tr in positions(KEY):
@@ -48,6 +49,7 @@ def test_s2_03_figure_bound_above_exact_gap_at_every_position():
         assert eps[0] == 0.0
 
 
+@pytest.mark.claim("S2-03")
 @pytest.mark.parametrize("sigma,bound", [(0.25, 0.5), (1.0, 1.5), (4.0, 3.0)])
 def test_s2_03_figure_release_law_by_quadrature(sigma, bound):
     values, p, q = fighyp.clipped_gaussian_release(sigma, bound)
@@ -61,6 +63,7 @@ def test_s2_03_figure_release_law_by_quadrature(sigma, bound):
     np.testing.assert_allclose(_y(tr, "(e<sup>ε</sup> − 1)E|Y|"), np.expm1(eps) * abs_y, rtol=1e-9, atol=1e-14)
 
 
+@pytest.mark.claim("S2-03")
 @pytest.mark.parametrize("sigma,bound", [(0.25, 0.5), (1.0, 1.5), (2.0, 3.0)])
 def test_s2_03_figure_delta_is_a_post_processing_of_the_gaussian(sigma, bound):
     eps = fighyp.MOMENT_EPSILONS

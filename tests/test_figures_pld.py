@@ -12,7 +12,7 @@ from dpnotes.pld import dpsgd_epsilon_bracket
 from figure_positions import slider_values as positions
 
 
-def test_s2_02_pld_curve_lower_below_upper_and_rdp_above_lower():
+def test_pld_curve_lower_below_upper_and_rdp_above_lower():
     fig = FIGURES["pld-privacy-curve"]
     for params in positions(fig):
         up, lo, rdp, _ = fig.traces(**params)

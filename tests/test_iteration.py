@@ -20,6 +20,7 @@ def _data(seed=0, m=60, d=3):
     return X, rng.normal(size=m), np.where(rng.uniform(size=m) < 0.5, -1.0, 1.0)
 
 
+@pytest.mark.claim("S3-08")
 def test_s3_08_gradients_match_finite_differences():
     X, y, yl = _data()
     w = np.array([0.3, -0.2, 0.1])
@@ -30,6 +31,7 @@ def test_s3_08_gradients_match_finite_differences():
         np.testing.assert_allclose(loss_gradient(w, X, labels, loss), num, rtol=1e-6, atol=1e-9)
 
 
+@pytest.mark.claim("S0-09")
 def test_s0_09_smoothness_is_top_hessian_eigenvalue():
     X, y, yl = _data()
     # squared: Hessian XᵀX/m exactly; logistic: the Hessian at any w is ≤ XᵀX/(4m), equal at w = 0
@@ -39,6 +41,7 @@ def test_s0_09_smoothness_is_top_hessian_eigenvalue():
     assert smoothness_constant(X, "logistic") == pytest.approx(np.max(np.linalg.eigvalsh((X.T * s) @ X / X.shape[0])), rel=1e-12)
 
 
+@pytest.mark.claim("S0-09")
 @pytest.mark.parametrize("loss", ["squared", "logistic"])
 @pytest.mark.parametrize("factor", [0.1, 1.0, 1.5, 2.0])
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -49,6 +52,7 @@ def test_s0_09_gradient_step_contractive_up_to_two_over_beta(loss, factor, seed)
     assert gradient_step_contraction(X, labels, factor / beta, loss, seed=seed) <= 1.0 + 1e-12
 
 
+@pytest.mark.claim("S0-09")
 @pytest.mark.parametrize("factor", [2.2, 3.0])
 def test_s0_09_contractivity_fails_above_two_over_beta(factor):
     X, y, _ = _data()
@@ -60,6 +64,7 @@ def test_s0_09_contractivity_fails_above_two_over_beta(factor):
     assert ratio > 0.9 * (factor - 1.0)
 
 
+@pytest.mark.claim("S0-10")
 def test_s0_10_bound_at_last_step_is_the_per_step_value_and_decreases():
     alpha, n, L, sigma = 3.0, 20, 0.7, 1.3
     t = np.arange(1, n + 1)
@@ -81,6 +86,7 @@ def _gaussian_last_iterate(eta, sigma, data, w0):
     return mean, cov
 
 
+@pytest.mark.claim("S0-10")
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(1, 40), frac=st.floats(0, 1), eta=st.floats(0.05, 2.0), sigma=st.floats(0.3, 3.0),
        alpha=st.floats(1.1, 30.0), seed=st.integers(0, 10**6))
@@ -103,6 +109,7 @@ def test_s0_10_exact_gaussian_last_iterate_is_below_the_bound(n, frac, eta, sigm
     assert exact <= rdp_noisy_sgd_all_iterates(alpha, L, sigma) * (1 + 1e-9)
 
 
+@pytest.mark.claim("S0-10")
 def test_s0_10_bound_is_attained_without_contraction():
     # linear loss ⟨w, x⟩ (β = 0, no contraction, η arbitrary): the change at step t is carried
     # unchanged to the end and meets n noise draws, so the exact value 2αL²/(nσ²) equals the
@@ -112,6 +119,7 @@ def test_s0_10_bound_is_attained_without_contraction():
     assert exact == pytest.approx(rdp_noisy_sgd_last_iterate(alpha, 1, n, L, sigma), rel=1e-14)
 
 
+@pytest.mark.claim("S0-10")
 def test_s0_10_simulation_helper():
     out = noisy_sgd_logistic_simulation(n=120, d=2, sigma=0.5, alpha=4.0, seed=7)
     assert out["trajectory"].shape == (121, 2)

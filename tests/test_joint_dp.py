@@ -15,6 +15,7 @@ from dpnotes.joint_dp import (
 )
 
 
+@pytest.mark.claim("S2-09")
 def test_s2_09_own_record_is_jointly_private_but_not_private():
     for n in (2, 3, 4):
         assert joint_dp_epsilon(own_record_mechanism, n) == 0.0
@@ -24,6 +25,7 @@ def test_s2_09_own_record_is_jointly_private_but_not_private():
     assert joint_dp_epsilon(own_record_mechanism, 3, domain=4) == 0.0
 
 
+@pytest.mark.claim("S2-09")
 @pytest.mark.parametrize("p", [0.5, 0.6, 0.75, 0.9])
 def test_s2_09_noisy_count_joint_epsilon_is_randomized_response(p):
     mech = noisy_count_mechanism(p)
@@ -33,6 +35,7 @@ def test_s2_09_noisy_count_joint_epsilon_is_randomized_response(p):
         assert full_output_epsilon(mech, n) == np.inf
 
 
+@pytest.mark.claim("S2-09")
 def test_s2_09_without_personal_outputs_joint_equals_full():
     # every agent sees only the shared noisy count: the −i view is the whole output
     def shared_only(records, p=0.8):
@@ -44,6 +47,7 @@ def test_s2_09_without_personal_outputs_joint_equals_full():
         assert joint_dp_epsilon(shared_only, n) == pytest.approx(np.log(4.0), abs=1e-12)
 
 
+@pytest.mark.claim("S2-09")
 def test_s2_09_hockey_stick_equals_supremum_over_events():
     rng = np.random.default_rng(0)
     for _ in range(20):
@@ -56,6 +60,7 @@ def test_s2_09_hockey_stick_equals_supremum_over_events():
         assert privacy_profile(p, q, 0)[1] == pytest.approx(np.max(np.log(a / b)), abs=1e-14)
 
 
+@pytest.mark.claim("S2-09")
 def test_s2_09_joint_epsilon_with_delta_is_below_pure():
     mech = noisy_count_mechanism(0.9)
     pure = joint_dp_epsilon(mech, 3)

@@ -24,6 +24,7 @@ from dpnotes.learning import (
 )
 
 
+@pytest.mark.claim("S0-01")
 def test_s0_01_squared_erm_matches_least_squares():
     x, _ = synthetic_classification(30, 4, seed=3)
     rng = np.random.default_rng(1)
@@ -36,6 +37,7 @@ def test_s0_01_squared_erm_matches_least_squares():
     assert np.allclose(erm_squared(x, y, reg=lam), ridge, atol=1e-7)
 
 
+@pytest.mark.claim("S0-01")
 def test_s0_01_logistic_erm_first_order_conditions_and_restart():
     x, y = synthetic_classification(60, 5, seed=4)
     lam = 0.05
@@ -50,6 +52,7 @@ def test_s0_01_logistic_erm_first_order_conditions_and_restart():
     assert np.allclose(erm_logistic(x, y, reg=lam, theta0=np.full(5, -2.0)), th, atol=1e-7)
 
 
+@pytest.mark.claim("S0-01")
 def test_s0_01_hinge_erm_beats_perturbations_and_matches_subgradient_conditions():
     x, y = synthetic_classification(25, 3, seed=5)
     lam = 0.2
@@ -64,6 +67,7 @@ def test_s0_01_hinge_erm_beats_perturbations_and_matches_subgradient_conditions(
     assert obj(other) >= base - 1e-8
 
 
+@pytest.mark.claim("S3-08")
 def test_s3_08_geometric_median_is_the_weiszfeld_fixed_point_and_the_minimiser():
     rng = np.random.default_rng(7)
     pts = rng.standard_normal((15, 2)) * [1.0, 3.0]
@@ -75,6 +79,7 @@ def test_s3_08_geometric_median_is_the_weiszfeld_fixed_point_and_the_minimiser()
     assert np.allclose(gm, other, atol=1e-4)
 
 
+@pytest.mark.claim("S3-08")
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.floats(-100, 100, allow_nan=False), min_size=1, max_size=15).filter(lambda v: len(v) % 2 == 1))
 def test_s3_08_median_of_odd_set_is_a_data_point(values):
@@ -84,6 +89,7 @@ def test_s3_08_median_of_odd_set_is_a_data_point(values):
     assert np.allclose(geometric_median(values), med, atol=1e-6 * (1 + abs(med)))
 
 
+@pytest.mark.claim("S3-08")
 def test_s3_08_median_is_minimiser_of_absolute_loss_and_mean_of_squared():
     rng = np.random.default_rng(2)
     v = rng.standard_normal(9)
@@ -94,6 +100,7 @@ def test_s3_08_median_is_minimiser_of_absolute_loss_and_mean_of_squared():
     assert abs(grid[np.argmin(sq_loss)] - location_minimiser(v, "mean")) < 1e-4
 
 
+@pytest.mark.claim("S3-08")
 def test_s3_08_minimiser_moves_with_one_record():
     data = np.array([-1.0, -0.2, 0.4, 1.1, 2.0])
     t = np.linspace(-3, 3, 13)
@@ -106,6 +113,7 @@ def test_s3_08_minimiser_moves_with_one_record():
     assert np.allclose(np.diff(mean_path), (t[1] - t[0]) / 5)
 
 
+@pytest.mark.claim("S3-08")
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=3, max_size=11).filter(lambda v: len(v) % 2 == 1))
 def test_s3_08_replace_one_sensitivity_order_statistics(values):
@@ -123,6 +131,7 @@ def test_s3_08_replace_one_sensitivity_order_statistics(values):
     assert brute == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.claim("S3-08")
 def test_s3_08_loss_threshold_attack_on_overfit_model_beats_guessing():
     # unprotected ERM with d > n memorises: members have much smaller losses
     accs = []
@@ -139,6 +148,7 @@ def test_s3_08_loss_threshold_attack_on_overfit_model_beats_guessing():
     assert abs(acc - 0.5) < 0.15
 
 
+@pytest.mark.claim("S3-08")
 def test_s3_08_membership_bound_is_the_randomized_response_optimum():
     # randomized response with p = e^ε/(1+e^ε): the best test has accuracy exactly p
     for eps in [0.1, 1.0, 3.0]:
@@ -149,6 +159,7 @@ def test_s3_08_membership_bound_is_the_randomized_response_optimum():
         membership_accuracy_bound(-1.0)
 
 
+@pytest.mark.claim("S3-08")
 def test_s3_08_dpsgd_epsilon_matches_dp_accounting():
     dp_accounting = pytest.importorskip("dp_accounting")
     from dp_accounting.rdp import RdpAccountant
@@ -173,6 +184,7 @@ def test_s3_08_dpsgd_epsilon_matches_dp_accounting():
     assert np.all(np.diff(eps) > 0)
 
 
+@pytest.mark.claim("S3-08")
 def test_s3_08_dpsgd_without_noise_is_gradient_descent_and_noise_protects_membership():
     x, y = synthetic_classification(40, 3, seed=11)
     # σ = 0, q = 1, a large clip: DP-SGD is gradient descent on the logistic ERM

@@ -14,6 +14,7 @@ from dpnotes.lower_bounds import (
 CASES = [(n, est) for n in (1, 4, 9) for est in ("mean", "median", "half", "dp-mean")]
 
 
+@pytest.mark.claim("S2-10")
 @pytest.mark.parametrize("n,est", CASES)
 def test_s2_10_exact_terms_match_quadrature_over_p(n, est):
     # an independent route: integrate over p numerically with the binomial law of k
@@ -34,6 +35,7 @@ def test_s2_10_exact_terms_match_quadrature_over_p(n, est):
         assert exact[key] == pytest.approx(val, abs=1e-11)
 
 
+@pytest.mark.claim("S2-10")
 @pytest.mark.parametrize("n,est", [(3, "mean"), (5, "median"), (8, "dp-mean"), (4, "half")])
 def test_s2_10_monte_carlo_agrees_within_confidence_interval(n, est):
     exact = fingerprinting_terms(n, est, 1.0)
@@ -43,6 +45,7 @@ def test_s2_10_monte_carlo_agrees_within_confidence_interval(n, est):
         assert abs(value - exact[key]) <= 1.5 * hw + 1e-12, key  # 1.5 × the 95% half-width
 
 
+@pytest.mark.claim("S2-10")
 @pytest.mark.parametrize("n,est", CASES + [(20, "dp-mean"), (15, "median")])
 def test_s2_10_dichotomy_holds_in_all_three_readings(n, est):
     t = fingerprinting_terms(n, est, 1.0)
@@ -51,6 +54,7 @@ def test_s2_10_dichotomy_holds_in_all_three_readings(n, est):
     assert t["lhs_literal"] >= 1 / 12 - 1e-15
 
 
+@pytest.mark.claim("S2-10")
 def test_s2_10_constant_half_attains_one_twelfth_and_is_the_minimum():
     for n in (1, 3, 10):
         t = fingerprinting_terms(n, "half")
@@ -62,6 +66,7 @@ def test_s2_10_constant_half_attains_one_twelfth_and_is_the_minimum():
             assert np.allclose(f, 0.5, atol=1e-4)
 
 
+@pytest.mark.claim("S2-10")
 def test_s2_10_literal_reading_is_strictly_above_one_twelfth():
     vals = [fingerprinting_minimum(n, "literal")[0] for n in (1, 2, 5, 10, 40)]
     assert all(v > 1 / 12 + 1e-4 for v in vals)
@@ -74,6 +79,7 @@ def test_s2_10_literal_reading_is_strictly_above_one_twelfth():
     assert val == pytest.approx(direct, abs=1e-14)
 
 
+@pytest.mark.claim("S2-10")
 def test_s2_10_dp_mean_moments_against_sampling():
     rng = np.random.default_rng(0)
     n, eps = 6, 0.7
@@ -91,6 +97,7 @@ def test_s2_10_dp_mean_moments_against_sampling():
         assert m2[k] == pytest.approx(integrate.quad(lambda t: 2 * t * sf(t, k / n), 0, 1, **kink)[0], abs=1e-12)
 
 
+@pytest.mark.claim("S2-10")
 def test_s2_10_more_privacy_less_correlation_more_bias():
     strong = fingerprinting_terms(10, "dp-mean", 0.05)
     weak = fingerprinting_terms(10, "dp-mean", 5.0)

@@ -17,7 +17,7 @@ from dpnotes.noise_comparison import (
     shift_rdp,
     shift_rdp_grid,
 )
-from dpnotes.noise_comparison.laws import _fisher_information  # the small-shift constant, checked by mpmath below
+from dpnotes.noise_comparison.laws import fisher_information  # the small-shift constant, checked by mpmath below
 from dpnotes.rdp import rdp_gaussian, rdp_laplace
 
 SCIPY = {
@@ -30,6 +30,7 @@ SCIPY = {
 }
 
 
+@pytest.mark.claim("S4-18")
 @pytest.mark.parametrize("law", NOISE_LAWS)
 def test_s4_18_laws_have_unit_mass_zero_mean_and_the_stated_variance(law):
     for v in (0.5, 3.0):
@@ -43,6 +44,7 @@ def test_s4_18_laws_have_unit_mass_zero_mean_and_the_stated_variance(law):
             assert np.allclose(noise_logpdf(law, x, v), SCIPY[law](v).logpdf(x), atol=1e-12)
 
 
+@pytest.mark.claim("S4-18")
 def test_s4_18_closed_forms_gaussian_and_laplace():
     orders = np.array([1.0, 1.5, 2.0, 8.0, 64.0, 1000.0])
     for v in (0.5, 1.0, 4.0):
@@ -53,12 +55,14 @@ def test_s4_18_closed_forms_gaussian_and_laplace():
         assert max_divergence("laplace", v) == pytest.approx(float(rdp_laplace(np.inf, np.sqrt(v / 2))), rel=1e-14)
 
 
+@pytest.mark.claim("S4-18")
 @pytest.mark.parametrize("law", ["logistic", "sech", "student-t3", "mixture"])
 def test_s4_18_fast_grid_agrees_with_quadrature(law):
     orders = np.array([1.0, 3.0, 100.0])
     assert np.allclose(shift_rdp_grid(law, orders, 2.0), shift_rdp(law, orders, 2.0), rtol=1e-9)
 
 
+@pytest.mark.claim("S4-18")
 @pytest.mark.parametrize("law", ["logistic", "sech", "student-t5", "mixture"])
 def test_s4_18_max_divergence_is_the_limit_of_d_alpha(law):
     dinf = max_divergence(law)
@@ -71,6 +75,7 @@ def test_s4_18_max_divergence_is_the_limit_of_d_alpha(law):
     assert tail <= dinf + 1e-12
 
 
+@pytest.mark.claim("S4-18")
 def test_s4_18_gaussian_has_the_smallest_kl_among_the_compared_laws():
     kl = {law: shift_rdp_grid(law, [1.0], 1.0)[0] for law in NOISE_LAWS}
     assert min(kl, key=kl.get) == "gaussian"
@@ -79,6 +84,7 @@ def test_s4_18_gaussian_has_the_smallest_kl_among_the_compared_laws():
     assert small == pytest.approx(1e-4 * 2 / 2, rel=2e-2)
 
 
+@pytest.mark.claim("S4-18")
 def test_s4_18_every_bounded_tail_law_beats_the_gaussian_from_some_order():
     for law in NOISE_LAWS[1:]:
         a = crossover_order(law)
@@ -90,6 +96,7 @@ def test_s4_18_every_bounded_tail_law_beats_the_gaussian_from_some_order():
     assert crossover_order("laplace", variance=25.0) > crossover_order("laplace", variance=1.0)
 
 
+@pytest.mark.claim("S4-18")
 def test_s4_18_composition_decides_which_noise_wins():
     one_shot = {law: epsilon_after_composition(law, 1, 1e-6) for law in ("gaussian", "laplace")}
     many = {law: epsilon_after_composition(law, 1000, 1e-6, variance=1e4) for law in ("gaussian", "laplace")}
@@ -99,6 +106,7 @@ def test_s4_18_composition_decides_which_noise_wins():
     assert one_shot["laplace"] >= np.sqrt(2) - 1e-9
 
 
+@pytest.mark.claim("S4-18")
 def test_s4_18_claim26_constant_table():
     from dpnotes.subsampling import rdp_subsampled_gaussian
 
@@ -155,6 +163,7 @@ def _mp_smoothed_lattice(tau, s, shift):
         return float(variance), float(kl)
 
 
+@pytest.mark.claim("S4-18")
 @pytest.mark.parametrize("tau, s, shift", [(0.5, 0.1, 1.0), (0.5, 0.2, 1.0), (0.8, 0.3, 0.7)])
 def test_s4_18_smoothed_lattice_against_mpmath(tau, s, shift):
     v, kl = _mp_smoothed_lattice(tau, s, shift)
@@ -162,6 +171,7 @@ def test_s4_18_smoothed_lattice_against_mpmath(tau, s, shift):
     assert kl_smoothed_lattice_shift(tau, s, shift) == pytest.approx(kl, rel=1e-8)
 
 
+@pytest.mark.claim("S4-18")
 def test_s4_18_a_smoothed_lattice_law_beats_the_gaussian_kl_at_equal_variance():
     # the audit's counterexample to "among laws of equal variance the Gaussian has the smallest KL"
     for s, (v_pub, kl_pub, gauss_pub) in [(0.1, (0.22501, 1.99999, 2.2221)), (0.2, (0.25501, 1.94851, 1.96069))]:
@@ -172,6 +182,7 @@ def test_s4_18_a_smoothed_lattice_law_beats_the_gaussian_kl_at_equal_variance():
         assert kl < 1 / (2 * v)
 
 
+@pytest.mark.claim("S4-18")
 def test_s4_18_small_shifts_obey_cramer_rao():
     # KL(P + Δ‖P) ≈ Δ² I(P)/2 ≥ Δ²/(2v) as Δ → 0, for the same smoothed lattice law
     v = smoothed_lattice_variance(0.5, 0.2)
@@ -181,7 +192,7 @@ def test_s4_18_small_shifts_obey_cramer_rao():
 
 @pytest.mark.parametrize("args, match", [((0.01, 0.1), "tau"), ((0.5, 0.0), "smoothing"),
                                          ((0.5, 50.0), "smoothing"), ((0.5, 0.1, 20.0), "shift")])
-def test_s4_18_smoothed_lattice_rejects_bad_input(args, match):
+def test_smoothed_lattice_rejects_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
         kl_smoothed_lattice_shift(*args)
 
@@ -207,7 +218,7 @@ def test_small_shift_expansion_joins_the_quadrature(law):
     # below t = 1e-5 the expansion α·I·t²/2 is used: it must agree with the quadrature just above
     t = 2e-5
     quad = shift_rdp(law, 3.0, shift=t)
-    expansion = 3.0 * _fisher_information(law) * t * t / 2
+    expansion = 3.0 * fisher_information(law) * t * t / 2
     assert expansion == pytest.approx(quad, rel=1e-4)
     assert shift_rdp_grid(law, [3.0], variance=1e18)[0] >= 0.0
 
@@ -222,4 +233,4 @@ def test_fisher_information_of_the_mixture_by_mpmath():
 
     with mp.workdps(30):
         info = 2 * mp.quad(lambda x: mp.diff(density, x) ** 2 / density(x), [0, 1, 5, 40])
-    assert _fisher_information("mixture") == pytest.approx(float(info), rel=1e-9)
+    assert fisher_information("mixture") == pytest.approx(float(info), rel=1e-9)

@@ -43,6 +43,7 @@ def analytic_gaussian_epsilon(delta, mu):
 
 
 # ---------------------------------------------------------------- Gaussian
+@pytest.mark.claim("S2-02")
 @pytest.mark.parametrize("method", ["dots", "round"])
 @pytest.mark.parametrize("sigma,T", [(1.0, 1), (2.0, 10), (5.0, 100), (10.0, 1000)])
 def test_s2_02_gaussian_composition_brackets_analytic(sigma, T, method):
@@ -74,6 +75,7 @@ def test_gaussian_dots_bracket_is_much_tighter_than_rounding():
 
 
 # ---------------------------------------------------------------- Laplace, RR
+@pytest.mark.claim("S2-02")
 @pytest.mark.parametrize("method", ["dots", "round"])
 @pytest.mark.parametrize("scale,sens", [(1.0, 1.0), (0.5, 1.0), (2.0, 3.0)])
 def test_s2_02_laplace_single_step_closed_form(scale, sens, method):
@@ -87,6 +89,7 @@ def test_s2_02_laplace_single_step_closed_form(scale, sens, method):
         assert up.delta(eps) - lo.delta(eps) <= 5e-3 * max(exact, 1e-3) + 1e-12
 
 
+@pytest.mark.claim("S2-02")
 @pytest.mark.parametrize("method", ["dots", "round"])
 @pytest.mark.parametrize("p", [0.6, 0.75, 0.9, 0.3])
 def test_s2_02_randomized_response_closed_form(p, method):
@@ -125,6 +128,7 @@ def brute_force_delta(p, q, eps):
     return best
 
 
+@pytest.mark.claim("S2-02")
 @settings(max_examples=10, deadline=None)
 @given(st.lists(st.floats(0.0, 1.0), min_size=2, max_size=6),
        st.lists(st.floats(0.0, 1.0), min_size=2, max_size=6),
@@ -142,6 +146,7 @@ def test_s2_02_expectation_form_equals_sup_over_sets(pw, qw, eps):
     assert up.delta(eps) - lo.delta(eps) <= 1e-3
 
 
+@pytest.mark.claim("S2-01")
 def test_s2_01_privacy_loss_with_unequal_supports_is_defined_by_an_infinite_atom():
     """The seed calls PrivLoss undefined when supports differ; the +∞ atom gives the right δ."""
     p, q = [0.2, 0.8, 0.0], [0.1, 0.4, 0.5]  # P ≪ Q fails the other way round
@@ -378,6 +383,7 @@ def test_untilted_round_off_bound_cannot_resolve_delta_1e_10():
     assert up - lo <= 1e-3 * up and bracket.width_met
 
 
+@pytest.mark.claim("S2-02")
 @pytest.mark.slow
 @pytest.mark.parametrize("delta", [1e-3, 1e-10])
 def test_s2_02_gaussian_composition_brackets_analytic_1e5_steps(delta):

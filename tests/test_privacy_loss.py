@@ -24,6 +24,7 @@ from dpnotes.privacy_loss import (
     epsilon_gaussian,
     epsilon_laplace,
     epsilon_randomized_response,
+    exact_epsilon_rr_composition,
     hockey_stick_divergence,
     privacy_loss_discrete,
     privacy_loss_gaussian,
@@ -53,6 +54,7 @@ def _mp_delta_gaussian(eps, mu):
 # --- S2-01 / S2-02: the privacy-loss variable and the four expressions of δ -------------
 
 
+@pytest.mark.claim("S2-02")
 @pytest.mark.parametrize("loss", LOSSES, ids=lambda l: l.name)
 @pytest.mark.parametrize("eps", [0.0, 0.3, 1.0, 2.5])
 def test_s2_02_four_expressions_of_delta_agree(loss, eps):
@@ -67,6 +69,7 @@ def test_s2_02_four_expressions_of_delta_agree(loss, eps):
     assert delta_tail_bound(loss, eps) >= direct - 1e-15
 
 
+@pytest.mark.claim("S2-02")
 @pytest.mark.parametrize("loss", LOSSES, ids=lambda l: l.name)
 def test_s2_02_expected_hinge_monte_carlo(loss):
     eps = 0.5
@@ -75,6 +78,7 @@ def test_s2_02_expected_hinge_monte_carlo(loss):
     assert abs(est - exact) <= 5 * se + 1e-12
 
 
+@pytest.mark.claim("S2-02")
 def test_s2_02_sup_over_sets_brute_force_all_subsets():
     p, q = RNG.dirichlet(np.ones(7)), RNG.dirichlet(np.ones(7))
     for eps in (0.0, 0.2, 0.7):
@@ -85,11 +89,13 @@ def test_s2_02_sup_over_sets_brute_force_all_subsets():
         assert hockey_stick_divergence(p, q, eps) == pytest.approx(best, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.claim("S2-02")
 def test_s2_02_tail_bound_strict_for_gaussian():
     loss = privacy_loss_gaussian(1.0)
     assert delta_tail_bound(loss, 1.0) > 1.5 * delta_sup_over_sets(loss, 1.0)
 
 
+@pytest.mark.claim("S2-01")
 @pytest.mark.parametrize("loss,rdp", [
     (privacy_loss_gaussian(1.5), lambda a: rdp_gaussian(a, 1.5)),
     (privacy_loss_laplace(0.7), lambda a: rdp_laplace(a, 0.7)),
@@ -104,6 +110,7 @@ def test_s2_01_cumulants_of_privacy_loss_give_rdp(loss, rdp):
     assert loss.expect(lambda z: np.ones_like(z)) == pytest.approx(1.0, rel=1e-12)
 
 
+@pytest.mark.claim("S2-01")
 def test_s2_01_gaussian_loss_law_by_sampling():
     z = privacy_loss_gaussian(2.0).sample(400_000, seed=3)
     mu = 0.5
@@ -111,6 +118,7 @@ def test_s2_01_gaussian_loss_law_by_sampling():
     assert z.std() == pytest.approx(mu, rel=0.01)
 
 
+@pytest.mark.claim("S2-01")
 def test_s2_01_discrete_requires_equal_supports():
     with pytest.raises(ValueError, match="support"):
         privacy_loss_discrete([0.5, 0.5, 0.0], [0.2, 0.3, 0.5])
@@ -267,3 +275,67 @@ def test_gaussian_epsilon_names_mu_beyond_the_float_range_and_losses_refuse_bad_
     # e^ε overflows past ε ≈ 709, the product e^ε·P[−Z' > ε] does not: δ = 0 there, not NaN
     assert delta_tail_difference(privacy_loss_gaussian(1.0), 1e300) == 0.0
     assert delta_tail_difference(privacy_loss_laplace(1.0), 1000.0) == 0.0
+
+
+def _enumerated_delta_rr(eps0, k, eps):
+    """δ(ε) of k-fold ε₀ randomized response by enumerating all 2^k answer vectors."""
+    p = 1.0 / (1.0 + np.exp(-eps0))
+    total = 0.0
+    for bits in itertools.product((0, 1), repeat=k):
+        j = sum(bits)
+        total += max(0.0, p**j * (1 - p) ** (k - j) - np.exp(eps) * (1 - p) ** j * p ** (k - j))
+    return total
+
+
+@pytest.mark.parametrize("eps0,k,delta", [(0.1, 1, 1e-3), (0.3, 5, 1e-4), (0.5, 8, 1e-2), (1.0, 10, 1e-5)])
+def test_exact_rr_composition_against_enumeration(eps0, k, delta):
+    eps = exact_epsilon_rr_composition(eps0, k, delta)
+    assert _enumerated_delta_rr(eps0, k, eps) == pytest.approx(delta, rel=1e-9)
+    assert _enumerated_delta_rr(eps0, k, eps * (1 - 1e-6)) > delta  # the smallest such ε
+
+
+def _mp_epsilon_rr_composition(eps0, k, delta, dps=40):
+    """ε(δ) of the binomial privacy-loss distribution at ``dps`` digits: δ(ε) summed term by term, bisected."""
+    with mp.workdps(dps):
+        e0, d = mp.mpf(eps0), mp.mpf(delta)
+        p = 1 / (1 + mp.exp(-e0))
+        P = [mp.binomial(k, j) * p**j * (1 - p) ** (k - j) for j in range(k + 1)]
+        Q = [mp.binomial(k, j) * (1 - p) ** j * p ** (k - j) for j in range(k + 1)]
+
+        def delta_of(eps):
+            return mp.fsum(max(mp.mpf(0), a - mp.exp(eps) * b) for a, b in zip(P, Q))
+
+        lo, hi = mp.mpf(0), k * e0
+        if delta_of(lo) <= d:
+            return 0.0
+        for _ in range(200):  # δ(ε) is non-increasing: bisect on [0, kε₀]
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if delta_of(mid) > d else (lo, mid)
+        return float(hi)
+
+
+@pytest.mark.parametrize("eps0,k,delta", [(0.1, 100, 1e-5), (0.1, 30, 1e-6), (0.5, 40, 1e-3), (2.0, 25, 1e-8),
+                                          (0.01, 200, 1e-2), (1.0, 3, 0.2)])
+def test_exact_rr_composition_against_mpmath_binomial_sum(eps0, k, delta):
+    assert exact_epsilon_rr_composition(eps0, k, delta) == pytest.approx(
+        _mp_epsilon_rr_composition(eps0, k, delta), rel=1e-9, abs=1e-12)
+
+
+def test_exact_rr_composition_one_step_is_randomized_response_and_lies_in_range():
+    for eps0, delta in [(0.5, 0.1), (2.0, 1e-3), (0.05, 1e-6)]:
+        p = 1.0 / (1.0 + np.exp(-eps0))
+        assert exact_epsilon_rr_composition(eps0, 1, delta) == pytest.approx(epsilon_randomized_response(delta, p),
+                                                                             rel=1e-12)
+    assert exact_epsilon_rr_composition(0.0, 50, 1e-5) == 0.0  # identical laws
+    assert exact_epsilon_rr_composition(0.1, 10, 0.9) == 0.0  # δ(0) = TV ≤ δ
+    for delta in (1e-300, 1e-100, 1e-20):  # δ below every positive δ(ℓ): ε is finite, at most kε₀
+        eps = exact_epsilon_rr_composition(1.0, 10, delta)
+        assert np.isfinite(eps) and 9.0 <= eps <= 10.0
+
+
+@pytest.mark.parametrize("args,name", [((-0.1, 5, 1e-5), "eps0"), ((np.nan, 5, 1e-5), "eps0"), ((51.0, 5, 1e-5), "eps0"),
+                                       ((0.1, 0, 1e-5), "k"), ((0.1, 2.5, 1e-5), "k"), ((0.1, 2001, 1e-5), "k"),
+                                       ((0.1, 5, 0.0), "delta"), ((0.1, 5, 1.0), "delta")])
+def test_exact_rr_composition_rejects_bad_arguments(args, name):
+    with pytest.raises(ValueError, match=name):
+        exact_epsilon_rr_composition(*args)

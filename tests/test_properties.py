@@ -38,6 +38,7 @@ def delta_both_ways(p, q, eps):
 # --- S2-06 RDP properties --------------------------------------------------------------------
 
 
+@pytest.mark.claim("S2-06")
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 6), m=st.integers(1, 4))
 def test_s2_06_post_processing_and_nonnegativity(seed, n, m):
@@ -49,6 +50,7 @@ def test_s2_06_post_processing_and_nonnegativity(seed, n, m):
         assert -1e-12 <= after <= before * (1 + 1e-9) + 1e-12
 
 
+@pytest.mark.claim("S2-06")
 @pytest.mark.parametrize("curve", [
     lambda a: renyi_divergence(norm(1.3, 1), norm(0, 1), a),
     lambda a: renyi_divergence(laplace(1, 0.8), laplace(0, 0.8), a, points=(0.0, 1.0)),
@@ -62,12 +64,14 @@ def test_s2_06_monotone_in_alpha(curve):
     assert np.all(np.diff(vals) >= -1e-10)
 
 
+@pytest.mark.claim("S2-06")
 def test_s2_06_gaussian_divergence_symmetric_in_means():
     for a in (1.5, 4.0):
         assert renyi_divergence(norm(2, 1.5), norm(-1, 1.5), a) == pytest.approx(rdp_gaussian(a, 1.5, 3.0), rel=1e-9)
         assert renyi_divergence(norm(-1, 1.5), norm(2, 1.5), a) == pytest.approx(rdp_gaussian(a, 1.5, 3.0), rel=1e-9)
 
 
+@pytest.mark.claim("S2-06")
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), s=st.floats(0, 1), a=st.sampled_from([1.0, 1.2, 2.0, 6.0, 40.0]))
 def test_s2_06_quasi_convexity_both_inequalities(seed, s, a):
@@ -81,6 +85,7 @@ def test_s2_06_quasi_convexity_both_inequalities(seed, s, a):
         assert lhs <= mid * (1 + 1e-10) + 1e-14 and mid <= rhs * (1 + 1e-12) + 1e-14
 
 
+@pytest.mark.claim("S2-06")
 def test_s2_06_triangle_and_group_privacy_gaussians_tight():
     # P = N(a+b), Q = N(b), R = N(0): the group bound (√ρ1+√ρ2)²α is attained
     a_, b_, sigma = 0.7, 1.2, 1.0
@@ -96,6 +101,7 @@ def test_s2_06_triangle_and_group_privacy_gaussians_tight():
             assert triangle_bound(P, Q, R, alpha, ap2) >= exact * (1 - 1e-9)
 
 
+@pytest.mark.claim("S2-06")
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), alpha=st.floats(1.05, 20.0), gap=st.floats(0.05, 20.0))
 def test_s2_06_triangle_inequality_pmfs(seed, alpha, gap):
@@ -103,6 +109,7 @@ def test_s2_06_triangle_inequality_pmfs(seed, alpha, gap):
     assert renyi_divergence(p, r, alpha) <= triangle_bound(p, q, r, alpha, alpha + gap) * (1 + 1e-9)
 
 
+@pytest.mark.claim("S2-06")
 @pytest.mark.parametrize("pair", [
     ([0.8, 0.2], [0.2, 0.8]),
     (pmf(6, 11), pmf(6, 12)),
@@ -114,6 +121,7 @@ def test_s2_06_pure_dp_implies_concentrated(pair):
         assert renyi_divergence(p, q, a) <= pure_dp_rdp_bound(p, q, a) * (1 + 1e-12)
 
 
+@pytest.mark.claim("S2-06")
 def test_s2_06_pure_dp_bound_laplace():
     for b in (0.5, 2.0):
         t = 1 / b
@@ -121,6 +129,7 @@ def test_s2_06_pure_dp_bound_laplace():
             assert rdp_laplace(a, b) <= a / 8 * (2 * t) ** 2
 
 
+@pytest.mark.claim("S2-06")
 @pytest.mark.parametrize("sigma", [0.5, 1.0, 3.0])
 def test_s2_06_improved_conversion_property8(sigma):
     # P(S) ≤ e^ε̃ Q(S) + e^{−(α−1)(ε̃−D)}(1/α)(1−1/α)^{α−1}: the sup over S is the exact δ(ε̃)
@@ -136,6 +145,7 @@ def test_s2_06_improved_conversion_property8(sigma):
 # --- S2-03 moment difference -----------------------------------------------------------------
 
 
+@pytest.mark.claim("S2-03")
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), eps=st.floats(0.0, 3.0), n=st.integers(2, 9))
 def test_s2_03_moment_difference_bound(seed, eps, n):
@@ -148,6 +158,7 @@ def test_s2_03_moment_difference_bound(seed, eps, n):
     assert diff <= moment_difference_bound(eps, d, py @ np.abs(support), Delta) + 1e-12
 
 
+@pytest.mark.claim("S2-03")
 def test_s2_03_randomized_response_example():
     Delta, p = 1.0, 0.8
     eps = np.log(p / (1 - p))
@@ -163,6 +174,7 @@ def test_s2_03_randomized_response_example():
 PAIRS = [(pmf(4, 21), pmf(4, 22)), (pmf(3, 23), pmf(3, 24)), (np.array([0.7, 0.3]), np.array([0.2, 0.8]))]
 
 
+@pytest.mark.claim("S2-07")
 @pytest.mark.parametrize("p,q", PAIRS)
 @pytest.mark.parametrize("eps", [0.1, 0.5, 1.0])
 def test_s2_07_properties_1_and_2_via_decomposition(p, q, eps):
@@ -179,6 +191,7 @@ def test_s2_07_properties_1_and_2_via_decomposition(p, q, eps):
         assert approximate_renyi_divergence(p, q, lam, d) <= upper + 1e-7
 
 
+@pytest.mark.claim("S2-07")
 def test_s2_07_property2_seed_typo_is_false():
     # ½ε²δ would claim almost nothing is left: approximate divergence exceeds it
     p, q = np.array([0.7, 0.3]), np.array([0.2, 0.8])
@@ -187,6 +200,7 @@ def test_s2_07_property2_seed_typo_is_false():
     assert approximate_renyi_divergence(p, q, 3.0, d) > 0.5 * eps**2 * d
 
 
+@pytest.mark.claim("S2-07")
 @pytest.mark.parametrize("p,q", PAIRS)
 def test_s2_07_property3_corrected_conversion(p, q):
     for lam in (2.0, 5.0):
@@ -197,6 +211,7 @@ def test_s2_07_property3_corrected_conversion(p, q):
                 assert exact <= approximate_rdp_delta_hat(lam, e, eh, d) + 1e-7
 
 
+@pytest.mark.claim("S2-07")
 def test_s2_07_seed_sign_counterexample():
     # Gaussian μ = 1: (2, 1)-RDP exactly; at ε̂ = 0 the printed δ̂ is below the true δ(0)
     lam, rho = 2.0, rdp_gaussian(2.0, 1.0)
@@ -208,6 +223,7 @@ def test_s2_07_seed_sign_counterexample():
     assert approximate_rdp_delta_hat(lam, rho, 10.0) < 1e-3
 
 
+@pytest.mark.claim("S2-07")
 def test_s2_07_properties_4_and_5():
     p1, q1, p2, q2 = pmf(3, 31), pmf(3, 32), pmf(2, 33), pmf(2, 34)
     lam, d1, d2 = 2.0, 0.03, 0.05
@@ -222,6 +238,7 @@ def test_s2_07_properties_4_and_5():
 # --- S2-11 decomposition ---------------------------------------------------------------------
 
 
+@pytest.mark.claim("S2-11")
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 7),
        eps=st.one_of(st.just(0.0), st.floats(1e-4, 2.0)))  # (0, 1e-4): ill-conditioned, see docstring
@@ -247,6 +264,7 @@ def test_s2_11_decomposition(seed, n, eps):
     np.testing.assert_allclose(hi * rr.b + lo * rr.a + d * rr.q_extra, q, atol=1e-9)
 
 
+@pytest.mark.claim("S2-11")
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), eps=st.floats(0.0, 2.0), prior=st.floats(0.0, 1.0))
 def test_s2_11_bayesian_version(seed, eps, prior):

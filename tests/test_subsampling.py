@@ -67,6 +67,7 @@ def rel(a, b):
 
 
 # ----------------------------------------------------------------------------- exactness
+@pytest.mark.claim("S4-16")
 @pytest.mark.parametrize("alpha", [1.01, 2.5, 32.5])
 def test_s4_16_fractional_orders_match_mpmath_quadrature(alpha):
     for q in [1e-6, 0.01, 0.5]:
@@ -75,6 +76,7 @@ def test_s4_16_fractional_orders_match_mpmath_quadrature(alpha):
             assert rel(rdp_subsampled_gaussian(alpha, q, sigma), ref) < 1e-10, (alpha, q, sigma)
 
 
+@pytest.mark.claim("S4-16")
 @pytest.mark.slow
 @pytest.mark.parametrize("alpha", [1.01, 1.5, 2.5, 32.5])
 def test_s4_16_fractional_orders_match_mpmath_quadrature_full_grid(alpha):
@@ -84,6 +86,7 @@ def test_s4_16_fractional_orders_match_mpmath_quadrature_full_grid(alpha):
             assert rel(rdp_subsampled_gaussian(alpha, q, sigma), ref) < 1e-10, (alpha, q, sigma)
 
 
+@pytest.mark.claim("S4-14")
 @pytest.mark.parametrize("alpha", [2.0, 10.0])
 def test_s4_14_integer_orders_match_mpmath_quadrature(alpha):
     """Claim 27 / (9.5) in float64 against a 50-digit quadrature of the density integral."""
@@ -93,6 +96,7 @@ def test_s4_14_integer_orders_match_mpmath_quadrature(alpha):
             assert rel(rdp_subsampled_gaussian(alpha, q, sigma), ref) < 1e-10, (alpha, q, sigma)
 
 
+@pytest.mark.claim("S4-14")
 @pytest.mark.parametrize("alpha", [2.0, 10.0, 100.0, pytest.param(1000.0, marks=pytest.mark.slow)])
 def test_s4_14_integer_orders_match_50_digit_binomial(alpha):
     for q in QS[:-1]:
@@ -101,6 +105,7 @@ def test_s4_14_integer_orders_match_50_digit_binomial(alpha):
             assert rel(rdp_subsampled_gaussian(alpha, q, sigma), ref) < 1e-10, (alpha, q, sigma)
 
 
+@pytest.mark.claim("S4-14")
 @pytest.mark.slow
 def test_s4_14_order_1e4_and_large_fractional_orders():
     for q in [1e-6, 0.01, 0.5]:
@@ -111,6 +116,7 @@ def test_s4_14_order_1e4_and_large_fractional_orders():
             assert rel(rdp_subsampled_gaussian(1000.5, q, sigma), ref) < 1e-10
 
 
+@pytest.mark.claim("S4-16")
 def test_s4_16_limits_q0_q1():
     a = np.array(ALPHAS)
     for s in SIGMAS:
@@ -120,7 +126,7 @@ def test_s4_16_limits_q0_q1():
         np.testing.assert_allclose(rdp_subsampled_gaussian(a, 1 - 1e-12, s), a / (2 * s * s), rtol=1e-6)
 
 
-def test_s4_16_no_nan_or_inf_on_the_extreme_grid():
+def test_no_nan_or_inf_on_the_extreme_grid():
     a = np.concatenate([np.array(ALPHAS), DEFAULT_ORDERS])
     for q in QS:
         for s in SIGMAS:
@@ -195,6 +201,7 @@ def test_monotone_in_q_and_decreasing_in_sigma(alpha, logs, q1, q2):
     assert rdp_subsampled_gaussian(alpha, hi, 1.3 * s) <= rdp_subsampled_gaussian(alpha, hi, s) * (1 + 1e-12)
 
 
+@pytest.mark.claim("S4-12")
 def test_s4_12_forward_direction_dominates_reverse():
     """MTZ19 §3: D_α(mix‖N0) ≥ D_α(N0‖mix); checked on the extreme grid."""
     a = np.array(ALPHAS)
@@ -216,6 +223,7 @@ def test_reverse_direction_matches_mpmath():
 
 
 # ----------------------------------------------------------------------------- Claim 24 / 25
+@pytest.mark.claim("S4-09")
 def test_s4_09_subsampling_bound_formula_and_overflow():
     # direct formula where it does not overflow
     for a, r, rho in [(2.0, 0.1, 1.0), (5.0, 0.5, 0.3), (1.5, 1e-6, 2.0)]:
@@ -234,6 +242,7 @@ def test_s4_09_subsampling_bound_formula_and_overflow():
         rdp_subsampled(2.0, -0.1, 1.0)
 
 
+@pytest.mark.claim("S4-09")
 def test_s4_09_claim24_is_a_valid_bound_for_the_sampled_gaussian():
     """Poisson sampling is not sampling without replacement, but the same convexity
     argument applies; the exact sampled Gaussian never exceeds the Claim 24 bound."""
@@ -247,6 +256,7 @@ def test_s4_09_claim24_is_a_valid_bound_for_the_sampled_gaussian():
             assert np.all(bound <= relaxed * (1 + 1e-12))
 
 
+@pytest.mark.claim("S4-10")
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 10), st.floats(1e-3, 10)), min_size=1, max_size=8),
        st.floats(1.0001, 20))
@@ -259,6 +269,7 @@ def test_s4_10_claim25_inequality(pq, lam):
 
 
 # ----------------------------------------------------------------------------- Example 4
+@pytest.mark.claim("S4-11")
 def test_s4_11_example4_scaling_r_versus_r_squared():
     """Claim 24 gives O(rλ/σ²); the exact sampled Gaussian gives O(r²λ/σ²)."""
     lam, s = 4.0, 4.0
@@ -275,6 +286,7 @@ def test_s4_11_example4_scaling_r_versus_r_squared():
 
 
 # ----------------------------------------------------------------------------- Claim 26
+@pytest.mark.claim("S4-13")
 def test_s4_13_claim26_constant_and_the_seeds_limit():
     # G_λ ≥ 1 always, so the seed's "lim S_n = 0" is false; S_n → exp(c1² c2 / 2)
     for c1, c2 in [(0.5, 1.0), (1.0, 1.0), (1.0, 2.0)]:
@@ -316,6 +328,7 @@ def _mp_sup(c1, c2, lo, hi):
     return math.exp(max(f1, f2, max(vals))), math.exp(0.5 * (a + b))
 
 
+@pytest.mark.claim("S4-13")
 @pytest.mark.parametrize("c1, c2, lo, hi", [(1.0, 2.0, 1.5, 8.0), (0.5, 2.0, 1.0, 6.0)])
 def test_s4_13_claim26_constant_is_a_certified_supremum(c1, c2, lo, hi):
     # the supremum located independently (mpmath quadrature, golden section) lies inside the bracket
@@ -326,6 +339,7 @@ def test_s4_13_claim26_constant_is_a_certified_supremum(c1, c2, lo, hi):
     assert claim26_constant(c1, c2) == upper
 
 
+@pytest.mark.claim("S4-13")
 def test_s4_13_the_old_grid_value_is_below_the_supremum():
     # an 80-point grid from σ₀ to 300 gave K(1, 2) = 34.0956, below the supremum 34.180…: not a bound
     lower, upper, at = claim26_constant_bracket(1.0, 2.0)
@@ -335,6 +349,7 @@ def test_s4_13_the_old_grid_value_is_below_the_supremum():
     assert lower > 4 * math.exp(2.0)
 
 
+@pytest.mark.claim("S4-13")
 @pytest.mark.parametrize("c1, c2", [(1.0, 2.0), (0.5, 0.5)])
 def test_s4_13_large_sigma_expansion_and_tail(c1, c2):
     # log G = a²/2 + a³/(2σ) + O(σ⁻²), a = c1c2: G tends to its limit from above and decreases
@@ -347,6 +362,7 @@ def test_s4_13_large_sigma_expansion_and_tail(c1, c2):
     assert math.exp(vals[1]) <= claim26_constant(c1, c2)
 
 
+@pytest.mark.claim("S4-13")
 def test_s4_13_certificate_premises_and_the_fast_moment():
     from dpnotes.subsampling.claim26 import _LOG_A_ATOL, _LOG_A_RTOL, _claim26_log_moments
     from dpnotes.subsampling.moments import _log_a
@@ -367,6 +383,7 @@ def test_s4_13_certificate_premises_and_the_fast_moment():
     assert np.all(up_alpha >= fast) and np.all(up_q >= fast) and np.all(up_sigma <= fast)
 
 
+@pytest.mark.claim("S4-13")
 def test_s4_13_bracket_warns_when_the_work_limit_is_reached():
     with pytest.warns(RuntimeWarning, match="max_cells"):
         lower, upper, _ = claim26_constant_bracket(1.0, 2.0, max_cells=100)
@@ -376,7 +393,7 @@ def test_s4_13_bracket_warns_when_the_work_limit_is_reached():
 @pytest.mark.parametrize("kwargs, match", [(dict(c1=0.0), "c1"), (dict(c2=-1.0), "c2"), (dict(c1=11.0), "c1"),
                                            (dict(rtol=0.5), "rtol"), (dict(rtol=1e-12), "rtol"),
                                            (dict(sigma_max=2.0), "sigma_max"), (dict(max_cells=2), "max_cells")])
-def test_s4_13_bracket_rejects_bad_input(kwargs, match):
+def test_claim26_bracket_rejects_bad_input(kwargs, match):
     args = dict(c1=1.0, c2=1.0) | kwargs
     with pytest.raises(ValueError, match=match):
         claim26_constant_bracket(**args)
@@ -388,6 +405,7 @@ def _d_lambda_exact(p, q, lam):
     return sum(Fraction(a) ** lam / Fraction(b) ** (lam - 1) for a, b in zip(p, q))
 
 
+@pytest.mark.claim("S4-12")
 def test_s4_12_conjecture1_counterexample_exact():
     ex = conjecture1_counterexample()
     (p1, q1, m1, n1), (p2, q2, m2, n2) = ex["pairs"]
@@ -406,6 +424,7 @@ def test_s4_12_conjecture1_counterexample_exact():
         assert D(avg(p1, p2), avg(q1, q2), lam) > 0 == D(avg(m1, m2), avg(n1, n2), lam)
 
 
+@pytest.mark.claim("S4-12")
 def test_s4_12_random_search_finds_counterexamples_often():
     """Conjecture 1 fails for a sizeable fraction of random 2-point instances (n = 2, λ = 2)."""
     rng = np.random.default_rng(0)

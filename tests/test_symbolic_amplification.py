@@ -19,6 +19,7 @@ def _steps_ok(steps):
     assert steps and all(isinstance(s, str) and isinstance(e, sp.Basic) for s, e in steps)
 
 
+@pytest.mark.claim("S1-03")
 def test_s1_03_uniform_schedule_lagrange():
     steps = derive_uniform_schedule_optimal(n_check=4)
     _steps_ok(steps)
@@ -32,6 +33,7 @@ def test_s1_03_uniform_schedule_lagrange():
     assert res.fun == pytest.approx(float(steps[-1][1].subs(n, 6)), rel=1e-9)
 
 
+@pytest.mark.claim("S1-04")
 def test_s1_04_gaussian_bound_derivation():
     steps = derive_gaussian_convolution_bound()
     _steps_ok(steps)
@@ -42,6 +44,7 @@ def test_s1_04_gaussian_bound_derivation():
     assert steps[-1][1] == 0
 
 
+@pytest.mark.claim("S1-05")
 def test_s1_05_laplace_asymptotic_derivation():
     steps = derive_laplace_bound_asymptotic()
     _steps_ok(steps)
@@ -54,6 +57,7 @@ def test_s1_05_laplace_asymptotic_derivation():
         assert num == pytest.approx(float(leading.subs({alpha: 4.0, lam: 1.5, n: nn})), rel=10.0 / nn)
 
 
+@pytest.mark.claim("S1-03")
 def test_s1_03_laplace_shift_divergence_is_convex():
     steps = derive_laplace_shift_convexity()
     _steps_ok(steps)

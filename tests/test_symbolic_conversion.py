@@ -19,6 +19,7 @@ eps, sigma, k, L = sp.symbols("epsilon sigma T L_delta", positive=True)
 delta = sp.Symbol("delta", positive=True)
 
 
+@pytest.mark.claim("S4-05")
 def test_s4_05_optimal_order_symbolic_and_seed_correction():
     steps = dict(derive_gaussian_optimal_order())
     lam_star = steps["optimal order α*"]
@@ -34,6 +35,7 @@ def test_s4_05_optimal_order_symbolic_and_seed_correction():
     assert steps["exponent at the misprinted order, ε = 1, σ = 2"] > 0 > steps["exponent at α*, ε = 1, σ = 2"]
 
 
+@pytest.mark.claim("S4-08")
 def test_s4_08_sigma_threshold():
     steps = dict(derive_composed_gaussian_sigma())
     s_exact = steps["exact threshold s*"]
@@ -47,6 +49,7 @@ def test_s4_08_sigma_threshold():
     assert steps["the simpler condition is sufficient (gap ≥ 0)"] is True
 
 
+@pytest.mark.claim("S4-07")
 def test_s4_07_legendre_scaling():
     steps = dict(derive_legendre_scaling())
     assert steps["(Tκ)∗(x) − Tκ∗(x/T)"] == 0
@@ -59,6 +62,7 @@ def test_s4_07_legendre_scaling():
         assert num == pytest.approx(float(ks.subs({x: x_, sigma: s_})), rel=1e-9)
 
 
+@pytest.mark.claim("S2-04")
 def test_s2_04_zcdp_conversion_symbolic():
     steps = derive_zcdp_conversion()
     d = dict(steps)
@@ -69,6 +73,7 @@ def test_s2_04_zcdp_conversion_symbolic():
     assert float(e_star.subs({rho: 0.3, L: np.log(1e6)})) == pytest.approx(epsilon_from_zcdp(0.3, 1e-6), rel=1e-13)
 
 
+@pytest.mark.claim("S3-02")
 def test_s3_02_laplace_scales_symbolic():
     d = dict(derive_laplace_scales())
     assert d["within budget iff"] == (eps <= 8 * L) or sp.simplify(d["within budget iff"]) == (eps <= 8 * L)
@@ -78,6 +83,7 @@ def test_s3_02_laplace_scales_symbolic():
     assert sp.simplify(d["variance ratio basic/advanced (that scale)"] - k / (8 * L)) == 0
 
 
+@pytest.mark.claim("S3-04")
 def test_s3_04_delta_prime_symbolic():
     d = dict(derive_gaussian_delta_prime())
     num = {k: 10, eps: 1, delta: sp.Rational(1, 10**5)}

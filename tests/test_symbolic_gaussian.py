@@ -1,6 +1,7 @@
 """The sympy derivation of the Gaussian divergence against the numerical route."""
 
 import numpy as np
+import pytest
 import sympy as sp
 from scipy import stats
 
@@ -8,6 +9,7 @@ from dpnotes import renyi_divergence
 from dpnotes.symbolic.gaussian import derive_rdp_gaussian
 
 
+@pytest.mark.claim("S4-02")
 def test_s4_02_derivation_matches_closed_form():
     steps = derive_rdp_gaussian()
     result = steps[-1][1]

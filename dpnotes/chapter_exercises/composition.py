@@ -1,8 +1,6 @@
 """Exercises of the composition chapter, with answers computed by the package.
 
 The last four are one of each kind besides numeric (formula, code, figure, written).
-
-Used in: book/02-composition
 """
 
 import numpy as np

@@ -1,6 +1,4 @@
 """Exercises of the conversion chapter, with answers computed by the package.
-
-Used in: book/03-conversion
 """
 
 import numpy as np

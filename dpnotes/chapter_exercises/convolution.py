@@ -1,6 +1,4 @@
 """Exercises of the chapter on repeated noise addition, with answers computed by the package.
-
-Used in: book/09-repeated-noise
 """
 
 import numpy as np

@@ -1,6 +1,4 @@
 """Exercises of the DP-SGD chapter, with answers computed by the package.
-
-Used in: book/06-dpsgd
 """
 
 import warnings

@@ -1,6 +1,4 @@
 """Exercises of the foundations chapter, with answers computed by the package.
-
-Used in: book/00b-foundations
 """
 
 import numpy as np

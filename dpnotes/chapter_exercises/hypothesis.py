@@ -1,6 +1,4 @@
 """Exercises of the hypothesis-testing chapter, with answers computed by the package.
-
-Used in: book/04-hypothesis-testing
 """
 
 import numpy as np

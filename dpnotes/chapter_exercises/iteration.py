@@ -1,6 +1,4 @@
 """Exercises of the chapter on amplification by iteration, with answers computed by the package.
-
-Used in: book/08-amplification-iteration
 """
 
 import numpy as np

@@ -1,6 +1,4 @@
 """Exercises of the chapter "Why privacy", with answers computed by the package.
-
-Used in: book/00-why-privacy
 """
 
 import numpy as np

@@ -1,6 +1,4 @@
 """Exercises of the chapter "Lower bounds, joint DP and open questions", answers from the package.
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import numpy as np

@@ -1,6 +1,4 @@
 """Exercises of the chapter "The exact answer", with answers computed by the package.
-
-Used in: book/07-exact-answer
 """
 
 import numpy as np

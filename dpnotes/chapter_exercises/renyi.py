@@ -1,6 +1,4 @@
 """Exercises of chapter 1, with answers computed by the package.
-
-Used in: book/01-renyi-gaussian
 """
 
 import numpy as np

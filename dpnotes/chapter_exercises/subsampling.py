@@ -1,6 +1,4 @@
 """Exercises of the subsampling chapter, with answers computed by the package.
-
-Used in: book/05-subsampling
 """
 
 from math import comb

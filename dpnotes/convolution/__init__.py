@@ -25,8 +25,6 @@ The package, stage by stage (each module's docstring says more):
     discrete Gaussian and discrete Laplace noise on ℤ: one noise shifted by Δ
     (:func:`rdp_discrete_shift`, :func:`discrete_shift_table`) and the sum of
     m noises (:func:`rdp_discrete_convolution_shift`).
-
-Used in: book/09-repeated-noise
 """
 
 from .continuous import (

@@ -9,11 +9,9 @@ cached per order, number of summands and shift in
 compares the two.
 
 Also here, because the discrete stage (:mod:`dpnotes.convolution.discrete`)
-uses them: the noise names (:func:`_check_noise`) and the Rényi divergence
-from sampled log-ratios (:func:`_renyi_from_samples`, in the excess form
+uses them: the noise names (:func:`check_noise`) and the Rényi divergence
+from sampled log-ratios (:func:`renyi_divergence_from_nodes`, in the excess form
 :func:`_excess` when the log-ratios are small, else in log space).
-
-Used in: book/09-repeated-noise
 """
 
 from functools import lru_cache
@@ -48,7 +46,8 @@ def _check_quadrature_order(alpha, name):
         raise ValueError(f"{name} must be ≤ {_MAX_ORDER:g} or ∞ (got {np.max(alpha[np.isfinite(alpha)]):g})")
 
 
-def _check_noise(noise):
+def check_noise(noise):
+    """``noise`` if it names a supported noise law ("gaussian" or "laplace"); ValueError naming it otherwise."""
     return check_choice(noise, "noise", _NOISES)
 
 
@@ -95,7 +94,7 @@ def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
     >>> round(rdp_convolution_bound(2.0, 1, "laplace", 1.0), 10)  # m = 1: log(⅔e + ⅓e^{−2})
     0.61912363
     """
-    _check_noise(noise)
+    check_noise(noise)
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
     n = check_count(n, "n")
     scale = check_positive(scale, "scale")
@@ -215,10 +214,16 @@ def _excess(L, alpha):
     return np.maximum(out, 0.0)
 
 
-def _renyi_from_samples(logq, L, alpha):
-    """D_α(P‖Q) from nodes: logq = log(weight·Q(x)) at the nodes x, L = log(P(x)/Q(x)) there.
+def renyi_divergence_from_nodes(logq, L, alpha):
+    r"""D_α(P‖Q) from quadrature or summation nodes x.
 
-    Chooses the excess form (α − 1)·max|L| ≤ 1, else the log-space sum.
+    .. math:: D_\alpha(P\|Q) = \frac{1}{\alpha - 1}\log\sum_x w_x Q(x)\, e^{\alpha L(x)},\qquad
+              L = \log\frac{P}{Q},
+
+    with ``logq`` = log(w_x Q(x)) and ``L`` = L(x) at the nodes. When (α − 1)·max|L| is small
+    it is log1p((α − 1) S)/(α − 1) with S = Σ w Q G(L) ≥ 0 (:func:`_excess`, no cancellation
+    near α = 1); otherwise the log-space sum. α = 1 gives the KL divergence, α = ∞ the largest
+    L where Q > 0.
     """
     if np.isinf(alpha):
         return float(np.max(L[np.isfinite(logq)]))
@@ -279,7 +284,7 @@ def _laplace_convolution_unit(alpha, n, s):
     x, w = _composite_nodes(edges)
     lq = _laplace_sum_logpdf_unit(x, n)
     L = _laplace_sum_logpdf_unit(x - s, n) - lq
-    return _renyi_from_samples(lq + np.log(w), L, alpha)
+    return renyi_divergence_from_nodes(lq + np.log(w), L, alpha)
 
 
 @named_shapes

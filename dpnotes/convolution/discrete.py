@@ -7,8 +7,6 @@ D_α(P + Δ‖P) ≤ Δ·D_α(P + 1‖P) fails for one noise at every finite ord
 noises shifted by Δ, for which the inequality holds when Δ ≤ m (its m-fold
 convolution in log space is :func:`_log_convolve`). The summation windows are
 bounded by :data:`_MAX_WORK` (:func:`_check_window`).
-
-Used in: book/09-repeated-noise
 """
 
 from functools import lru_cache
@@ -17,7 +15,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._validation import check_count, check_order, check_positive, check_work, named_shapes, scalar_or_array
-from .continuous import _check_noise, _renyi_from_samples
+from .continuous import check_noise, renyi_divergence_from_nodes
 
 
 _MAX_WORK = 1e8  # the most points (or point operations) one call may sum over
@@ -50,7 +48,7 @@ def _discrete_shift_scalar(alpha, shift, noise, scale):
     u = _discrete_unnormalised_log(k, noise, scale)
     logz = logsumexp(_discrete_unnormalised_log(np.arange(-margin, margin + 1, dtype=float), noise, scale))
     L = _discrete_unnormalised_log(k - shift, noise, scale) - u
-    return _renyi_from_samples(u - logz, L, alpha)
+    return renyi_divergence_from_nodes(u - logz, L, alpha)
 
 
 def _check_window(alpha, shift, scale, shift_name="shift"):
@@ -105,7 +103,7 @@ def rdp_discrete_shift(alpha, shift, noise="gaussian", scale=1.0):
     >>> round(rdp_discrete_shift(2.0, 1, "gaussian", 1.0), 10)  # αΔ²/(2σ²) when αΔ ∈ ℤ
     1.0
     """
-    _check_noise(noise)
+    check_noise(noise)
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
     shift = check_count(shift, "shift", minimum=0)
     _check_window(alpha, shift, scale)
@@ -197,7 +195,7 @@ def _discrete_convolution_shift_scalar(alpha, parties, shift, noise, scale):
     # P^{*m} on −m·margin … m·margin; compare P^{*m}(x − Δ) with P^{*m}(x) where both are in the window
     logq = total[shift:]
     logp = total[:-shift]
-    return _renyi_from_samples(logq, logp - logq, alpha)
+    return renyi_divergence_from_nodes(logq, logp - logq, alpha)
 
 
 @named_shapes
@@ -256,7 +254,7 @@ def rdp_discrete_convolution_shift(alpha, parties, shift, noise="gaussian", scal
     >>> d <= 2 * rdp_discrete_shift(2.0, 1, "gaussian", 2.0) + 1e-12  # Δ·D_α(P+1‖P) = 0.5
     True
     """
-    _check_noise(noise)
+    check_noise(noise)
     alpha = float(check_order(alpha, allow_one=True))
     parties = int(check_count(parties, "parties"))
     if parties > 200:

@@ -2,15 +2,13 @@
 
 The exact reference for T-fold ε₀-DP is the T-fold composition of ε₀ randomized
 response, the worst ε₀-DP mechanism (Kairouz, Oh & Viswanath 2015): its δ(ε) is
-the hockey-stick divergence of two binomial laws, inverted here by Brent's method.
-
-Used in: book/02-composition
+the hockey-stick divergence of two binomial laws
+(:func:`dpnotes.privacy_loss.exact_epsilon_rr_composition`).
 """
 
 import warnings
 
 import numpy as np
-from scipy import stats
 
 from ..composition import (
     delta_prime_minimising_variance,
@@ -22,39 +20,14 @@ from ..composition import (
 )
 from ..conversion import epsilon_from_rdp, epsilon_from_zcdp
 from ..orders import DEFAULT_ORDERS
-from ..privacy_loss import hockey_stick_divergence
+from ..privacy_loss import exact_epsilon_rr_composition
 from ..rdp import rdp_randomized_response
 from ..widgets import Figure, Slider, Trace
 
-__all__ = ["FIGURES", "exact_epsilon_rr_composition"]
+__all__ = ["FIGURES"]
 
 COUNTS = np.unique(np.round(np.geomspace(1, 1000, 36))).astype(float)  # T = 1 … 1000
 ORDERS = np.append(DEFAULT_ORDERS, np.inf)  # α = ∞ carries the pure-DP guarantee
-
-
-def exact_epsilon_rr_composition(eps0, k, delta):
-    """Smallest ε with δ(ε) ≤ δ for the k-fold composition of ε₀ randomized response.
-
-    δ(ε) = Σ_j max(0, P_j − e^ε Q_j) with P = Bin(k, p), Q = Bin(k, 1 − p),
-    p = e^{ε₀}/(1 + e^{ε₀}) (the counts of truthful answers). The privacy loss
-    takes the values ℓ_j = (2j − k)ε₀; between two consecutive values δ(ε) is
-    A − e^ε B with A, B constant, so δ is evaluated at the ℓ_j ≥ 0 in one call
-    and the bracketing segment is solved for e^ε.
-    """
-    k = int(k)
-    p = 1.0 / (1.0 + np.exp(-eps0))
-    j = np.arange(k + 1)
-    P, Q = stats.binom.pmf(j, k, p), stats.binom.pmf(j, k, 1.0 - p)
-    P, Q = P / P.sum(), Q / Q.sum()
-    atoms = np.unique(np.concatenate([[0.0], np.abs((2 * j - k) * eps0)]))
-    d = np.asarray(hockey_stick_divergence(P, Q, atoms))
-    if d[0] <= delta:
-        return 0.0
-    i = int(np.argmax(d <= delta))  # first atom with δ(ℓ) ≤ δ (δ(kε₀) = 0)
-    (l1, l2), (d1, d2) = atoms[i - 1:i + 1], d[i - 1:i + 1]
-    b = (d1 - d2) / (np.exp(l2) - np.exp(l1))
-    a = d1 + np.exp(l1) * b
-    return float(np.clip(np.log((a - delta) / b), l1, l2))
 
 
 def pure_composition_traces(eps0, delta):
@@ -106,6 +79,7 @@ def delta_prime_traces(k, epsilon):
 
 PURE = Figure(
     key="composition-pure",
+    claims=("S0-08", "S2-04", "S2-08", "S3-01", "S3-05", "S4-06"),
     title="T-fold composition of ε₀-DP mechanisms: ε at total failure probability δ",
     compute=pure_composition_traces,
     sliders=[
@@ -121,6 +95,7 @@ PURE = Figure(
 
 LAPLACE_QUERIES = Figure(
     key="composition-laplace-queries",
+    claims=("S3-02",),
     title="Laplace noise per query for T queries under a total (ε, δ) budget",
     compute=laplace_scale_traces,
     sliders=[
@@ -137,6 +112,7 @@ LAPLACE_QUERIES = Figure(
 
 DELTA_PRIME = Figure(
     key="composition-delta-prime",
+    claims=("S3-03", "S3-04"),
     title="Gaussian queries under advanced composition: the design parameter δ′ (δ = 10⁻⁵)",
     compute=delta_prime_traces,
     sliders=[

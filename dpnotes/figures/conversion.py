@@ -3,8 +3,6 @@
 The reference is the Gaussian mechanism, whose exact privacy curve is known in
 closed form; T-fold composition of the Gaussian with noise σ is the Gaussian
 with noise σ/√T, so one slider covers both.
-
-Used in: book/03-conversion
 """
 
 import warnings
@@ -123,6 +121,7 @@ def sigma_threshold_traces(delta, k):
 
 EPSILON = Figure(
     key="conversion-gaussian",
+    claims=("S0-07", "S3-06", "S4-03", "S4-07"),
     title="From RDP to (ε, δ): the Gaussian mechanism (Δ = 1; for T compositions use σ/√T)",
     compute=epsilon_traces,
     sliders=[Slider.logspace("sigma", "σ (noise; σ/√T after T compositions)", 0.5, 10.0, 31, 1.0)],
@@ -135,6 +134,7 @@ EPSILON = Figure(
 
 ORDER = Figure(
     key="conversion-order",
+    claims=("S4-04", "S4-05"),
     title="The one-order bound, order by order: the Gaussian's δ bound is smallest at α* = ½ + εσ²",
     compute=order_traces,
     sliders=[
@@ -149,6 +149,7 @@ ORDER = Figure(
 
 APPROXIMATE = Figure(
     key="conversion-approx-rdp",
+    claims=("S2-07",),
     title="Approximate RDP conversion: the sign of the exponent",
     compute=approximate_rdp_traces,
     sliders=[
@@ -163,6 +164,7 @@ APPROXIMATE = Figure(
 
 SIGMA_THRESHOLD = Figure(
     key="conversion-sigma-threshold",
+    claims=("S4-08",),
     title="The noise σ that T composed Gaussian mechanisms need for (ε, δ)-DP",
     compute=sigma_threshold_traces,
     sliders=[

@@ -3,8 +3,6 @@
 The exact Rényi divergence of a Laplace sum is a numerical integral (about
 5 ms to 60 ms per point), so the figures read it from one coarse grid of
 (n, α), computed once per process and cached.
-
-Used in: book/09-repeated-noise
 """
 
 from functools import lru_cache
@@ -101,6 +99,7 @@ def discrete_traces(alpha, scale):
 
 LAPLACE = Figure(
     key="convolution-laplace",
+    claims=("S1-01", "S1-05"),
     title="Sum of m Laplace noises: the repeated-noise bound against the exact divergence",
     compute=laplace_traces,
     sliders=[Slider("n", "m (number of summands)", tuple(float(v) for v in NS), 8.0, log=True, fmt=".0f")],
@@ -130,6 +129,7 @@ LAPLACE_RATIO = Figure(
 
 SCHEDULE = Figure(
     key="convolution-schedule",
+    claims=("S1-03", "S1-04"),
     title="Any shift schedule gives a bound; the uniform one is best",
     compute=schedule_traces,
     sliders=[
@@ -147,6 +147,7 @@ SCHEDULE = Figure(
 
 DISCRETE = Figure(
     key="convolution-discrete",
+    claims=("S1-06",),
     title="Discrete noise: is D<sub>α</sub>(P+Δ‖P) ≤ Δ·D<sub>α</sub>(P+1‖P)?",
     compute=discrete_traces,
     sliders=[

@@ -7,8 +7,6 @@ pair once. Route 1 is evaluated on a fixed grid of per-step δ₀ (its ε₀ cac
 per σ) instead of the optimised split of :func:`dpnotes.dpsgd.dpsgd_epsilon`:
 every grid point is a valid split, so the plotted value is a valid bound,
 within 1 % of the optimised one (tested).
-
-Used in: book/06-dpsgd
 """
 
 import warnings
@@ -114,6 +112,7 @@ _Q_SLIDER = Slider("q", "q (sampling rate)", Q_VALUES, 0.01, log=True)
 
 EPOCHS_FIG = Figure(
     key="dpsgd-epochs",
+    claims=("S3-07", "S4-15", "S4-17"),
     title="DP-SGD: ε after a number of epochs, by route (δ = 10⁻⁵)",
     compute=epochs_traces,
     sliders=[_Q_SLIDER, Slider("sigma", "σ (noise multiplier)", SIGMAS, 4.0, log=True)],

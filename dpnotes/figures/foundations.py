@@ -1,7 +1,5 @@
 """Figures of the foundations chapter: the Gaussian trade-off curve against the (ε, δ) region,
 and the privacy loss of the Laplace and Gaussian mechanisms as a function of the output.
-
-Used in: book/00b-foundations
 """
 
 import numpy as np

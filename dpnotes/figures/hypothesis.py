@@ -1,7 +1,5 @@
 """Figures of the hypothesis-testing chapter: δ(ε) from the privacy loss, the trade-off curves of three
 mechanisms at the same ε, the moment difference bound, pure DP ⇒ zCDP, the Bayesian reading.
-
-Used in: book/04-hypothesis-testing
 """
 
 import numpy as np
@@ -174,6 +172,7 @@ TRADEOFF = Figure(
 
 FOUR_DELTAS = Figure(
     key="hypothesis-four-deltas",
+    claims=("S2-01", "S2-02"),
     title="Four expressions of δ(ε) for the Gaussian mechanism",
     compute=four_delta_traces,
     sliders=[Slider.logspace("sigma", "σ (noise, Δ = 1)", 0.3, 3.0, 25, 1.0)],
@@ -196,6 +195,7 @@ PURE_DP = Figure(
 
 MOMENT_BOUND = Figure(
     key="hypothesis-moment-bound",
+    claims=("S2-03",),
     title="The moment difference bound for a clipped, rounded Gaussian release",
     compute=moment_bound_traces,
     sliders=[
@@ -212,6 +212,7 @@ MOMENT_BOUND = Figure(
 
 POSTERIOR = Figure(
     key="hypothesis-posterior",
+    claims=("S2-11",),
     title="The Bayesian reading: the Gaussian mechanism, σ = 1, outputs in bins of width 0.1",
     compute=posterior_traces,
     sliders=[

@@ -1,7 +1,5 @@
 """Figures of the chapter on amplification by iteration: the shifted divergence, shift costs, shift
 reduction, contraction and last-iterate privacy.
-
-Used in: book/08-amplification-iteration
 """
 
 from functools import lru_cache
@@ -172,6 +170,7 @@ def contraction_traces(scale):
 
 LAST_ITERATE = Figure(
     key="iteration-last-iterate",
+    claims=("S0-10", "S0-11"),
     title="Noisy SGD: privacy of the record used at step t, last iterate only",
     compute=last_iterate_traces,
     sliders=[
@@ -188,6 +187,7 @@ LAST_ITERATE = Figure(
 
 CONTRACTION = Figure(
     key="iteration-contraction",
+    claims=("S0-09",),
     title="Is the gradient step w ↦ w − η∇f(w) contractive?",
     compute=contraction_traces,
     sliders=[Slider.logspace("scale", "data scale (factor on the features)", 0.25, 4.0, 13, 1.0)],
@@ -202,6 +202,7 @@ CONTRACTION = Figure(
 
 SHIFTED_DIVERGENCE = Figure(
     key="iteration-shifted-divergence",
+    claims=("S0-05",),
     title="The shifted Rényi divergence: moving the first argument by at most z",
     compute=shifted_divergence_traces,
     sliders=[
@@ -219,6 +220,7 @@ SHIFTED_DIVERGENCE = Figure(
 
 SHIFT_COST = Figure(
     key="iteration-shift-cost",
+    claims=("S0-06",),
     title="How well noise hides a shift: D<sub>α</sub>(ζ + x ‖ ζ) and R<sub>α</sub>(ζ, a)",
     compute=shift_cost_traces,
     sliders=[
@@ -236,6 +238,7 @@ SHIFT_COST = Figure(
 
 SHIFT_REDUCTION = Figure(
     key="iteration-shift-reduction",
+    claims=("S1-02",),
     title="Shift reduction with U = ζ₀ + d, V = ζ₀, ζ an independent copy of ζ₀, z = 0",
     compute=shift_reduction_traces,
     sliders=[

@@ -1,6 +1,4 @@
 """Figures of the chapter "Why privacy": θ* as one record moves, and membership leakage vs σ.
-
-Used in: book/00-why-privacy
 """
 
 import functools
@@ -53,6 +51,7 @@ def membership_traces(sigma):
 
 THETA_RECORD = Figure(
     key="learning-theta-record",
+    claims=("S3-08",),
     title="Releasing θ* releases a record: the minimiser as one record moves",
     compute=theta_record_traces,
     sliders=[

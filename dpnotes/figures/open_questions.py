@@ -1,6 +1,4 @@
 """Figures of the chapter "Lower bounds, joint DP and open questions".
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import numpy as np
@@ -45,6 +43,7 @@ def fingerprint_traces(n):
 
 NOISE = Figure(
     key="noise-rdp-curves",
+    claims=("S4-18",),
     title="D<sub>α</sub>(P + 1 ‖ P) for noise laws of equal variance v",
     compute=noise_traces,
     sliders=[Slider.logspace("variance", "v (common variance)", 0.25, 16.0, 13, 1.0)],
@@ -60,6 +59,7 @@ NOISE = Figure(
 
 FINGERPRINT = Figure(
     key="fingerprinting-tradeoff",
+    claims=("S2-10",),
     title="Correlation–variance dichotomy for the ε-DP clipped Laplace mean",
     compute=fingerprint_traces,
     sliders=[Slider.linear("n", "n (bits)", 1, 16, 1, 8)],

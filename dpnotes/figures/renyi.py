@@ -1,6 +1,4 @@
 """Figures of chapter 1: D_α against α for the Gaussian, Laplace and RR mechanisms.
-
-Used in: book/01-renyi-gaussian
 """
 
 import numpy as np
@@ -48,6 +46,7 @@ def rr_traces(p):
 
 GAUSSIAN = Figure(
     key="renyi-gaussian",
+    claims=("S0-02", "S0-04", "S2-05", "S2-06", "S4-02"),
     title="Gaussian mechanism: D<sub>α</sub> grows linearly in α",
     compute=gaussian_traces,
     sliders=[
@@ -63,6 +62,7 @@ GAUSSIAN = Figure(
 
 LAPLACE = Figure(
     key="renyi-laplace",
+    claims=("S4-01",),
     title="Laplace mechanism: D<sub>α</sub> rises from KL to Δ/b",
     compute=laplace_traces,
     sliders=[Slider.logspace("scale", "b (scale)", 0.3, 10.0, 36, 1.0)],

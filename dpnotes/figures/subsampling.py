@@ -1,6 +1,4 @@
 """Figures of the subsampling chapter: the RDP of the subsampled Gaussian, exact and bounded.
-
-Used in: book/05-subsampling
 """
 
 from functools import lru_cache
@@ -59,6 +57,7 @@ def scaling_traces(order, sigma):
 
 RDP_CURVE = Figure(
     key="subsampling-rdp",
+    claims=("S4-09", "S4-14", "S4-16"),
     title="Subsampled Gaussian: the RDP curve, exact and by the generic bound",
     compute=rdp_traces,
     sliders=[
@@ -76,6 +75,7 @@ RDP_CURVE = Figure(
 
 SCALING = Figure(
     key="subsampling-scaling",
+    claims=("S4-11", "S4-13"),
     title="Amplification: a factor q (generic bound) against q² (exact)",
     compute=scaling_traces,
     sliders=[

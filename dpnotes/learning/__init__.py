@@ -21,8 +21,6 @@ The package, stage by stage (each module's docstring says more):
 ``membership``
     membership inference: the loss-threshold attack, the accuracy bound of
     (ε, δ)-DP, the experiment with and without DP-SGD.
-
-Used in: book/00-why-privacy
 """
 
 from .erm import erm_hinge, erm_logistic, erm_squared, geometric_median, synthetic_classification

@@ -4,8 +4,6 @@ r"""DP-SGD as the remedy: logistic regression trained by noisy clipped gradient 
 by DP-SGD (Poisson subsampling, per-example clipping, Gaussian noise, a ridge
 term, checkpoints); σ = 0 is the unprotected baseline. :func:`dpsgd_epsilon_of`
 is its (ε, δ) guarantee, from the RDP accountant :func:`dpnotes.dpsgd.dpsgd_epsilon`.
-
-Used in: book/00-why-privacy
 """
 
 import numpy as np
@@ -21,7 +19,7 @@ from .._validation import (
 )
 from ..dpsgd import dpsgd_epsilon
 from ..dpsgd_training import clip_rows, logistic_gradients
-from .erm import _MAX_WORK, _as_xy, _rng
+from .erm import MAX_WORK, check_xy, rng_from_seed
 from .erm import synthetic_classification  # noqa: F401 (the doctest of dpsgd_logistic uses it)
 
 
@@ -75,7 +73,7 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
     >>> float(np.mean(np.sign(x @ th) == y))  # training accuracy, as unconstrained ERM's
     0.75
     """
-    x, y = _as_xy(x, y)
+    x, y = check_xy(x, y)
     sigma = float(check_nonnegative(sigma, "sigma"))
     steps = int(check_count(steps, "steps"))
     q = float(check_probability(q, "q"))
@@ -87,8 +85,8 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
     if eta * lam >= 2.0:
         raise ValueError(f"lr · reg must be < 2 for the weight decay θ ← (1 − lr·reg)θ to be stable "
                          f"(got lr = {eta:g}, reg = {lam:g})")
-    check_work(float(steps) * x.size, _MAX_WORK * 10, f"steps = {steps} on x of shape {x.shape}", "use fewer steps")
-    rng = _rng(seed)
+    check_work(float(steps) * x.size, MAX_WORK * 10, f"steps = {steps} on x of shape {x.shape}", "use fewer steps")
+    rng = rng_from_seed(seed)
     n, d = x.shape
     if checkpoints is None:
         keep = set()

@@ -5,12 +5,10 @@ linear labels ±1). :func:`erm_squared`, :func:`erm_logistic` and
 :func:`erm_hinge` release θ* = argmin_θ Σᵢ ℓ(θ, xᵢ) for the squared, logistic
 and hinge losses (scipy's L-BFGS-B through :func:`_minimise`, SLSQP for the
 hinge loss); :func:`geometric_median` is the unsupervised ERM with
-ℓ(θ, x) = ‖θ − x‖ (Weiszfeld's iteration). The private helpers shared with the
-other modules of :mod:`dpnotes.learning` are the argument checks
-:func:`_as_xy` and :func:`_as_theta`, the seeded generator :func:`_rng`, the
-overflow-free :func:`_log1pexp` and the work limit :data:`_MAX_WORK`.
-
-Used in: book/00-why-privacy
+ℓ(θ, x) = ‖θ − x‖ (Weiszfeld's iteration). The helpers shared with the other
+modules of :mod:`dpnotes.learning` (public, not re-exported) are the argument check
+:func:`check_xy`, the seeded generator :func:`rng_from_seed`, the overflow-free
+:func:`log1pexp` and the work limit :data:`MAX_WORK`.
 """
 
 import numpy as np
@@ -30,10 +28,11 @@ from .._validation import (
 
 
 #: the most per-record gradient evaluations (steps · trials · n · d) one experiment may take
-_MAX_WORK = 10**9
+MAX_WORK = 10**9
 
 
-def _rng(seed):
+def rng_from_seed(seed):
+    """A new numpy ``Generator`` seeded with ``seed``, an integer in [0, 2⁶³ − 1] (ValueError otherwise)."""
     return np.random.default_rng(check_int(seed, "seed", maximum=2**63 - 1))
 
 
@@ -74,9 +73,9 @@ def synthetic_classification(n, d, seed=0, label_noise=0.1):
     """
     n = int(check_count(n, "n"))
     d = int(check_count(d, "d"))
-    check_work(float(n) * d, _MAX_WORK, f"n = {n} records of d = {d} features", "use a smaller n or d")
+    check_work(float(n) * d, MAX_WORK, f"n = {n} records of d = {d} features", "use a smaller n or d")
     eta = float(check_probability(label_noise, "label_noise"))
-    rng = _rng(seed)
+    rng = rng_from_seed(seed)
     w = rng.standard_normal(d)
     x = rng.standard_normal((n, d)) / np.sqrt(d)
     y = np.where(x @ w >= 0, 1.0, -1.0)
@@ -84,7 +83,14 @@ def synthetic_classification(n, d, seed=0, label_noise=0.1):
     return x, np.where(flip, -y, y)
 
 
-def _as_xy(x, y):
+def check_xy(x, y):
+    """Checked ``(x, y)``: x as a 2-D float array (one row per record), y as a 1-D float array of as many rows.
+
+    Raises
+    ------
+    ValueError
+        If x or y is empty, not finite, of the wrong dimension, or their row counts differ.
+    """
     x = np.atleast_2d(check_array(x, "x", ndim=(1, 2)))
     y = check_array(y, "y")
     if x.shape[0] != y.shape[0]:
@@ -131,7 +137,7 @@ def erm_squared(x, y, reg=0.0, theta0=None):
     >>> np.round(erm_squared([[1.0], [2.0]], [2.0, 4.0]), 6)
     array([2.])
     """
-    x, y = _as_xy(x, y)
+    x, y = check_xy(x, y)
     lam = float(check_nonnegative(reg, "reg"))
     n = x.shape[0]
 
@@ -149,8 +155,8 @@ def _minimise(fun, d, theta0):
     return res.x
 
 
-def _log1pexp(u):
-    """log(1 + e^u) without overflow."""
+def log1pexp(u):
+    """log(1 + e^u) = logaddexp(0, u), elementwise, without overflow for large u."""
     return np.logaddexp(0.0, u)
 
 
@@ -187,13 +193,13 @@ def erm_logistic(x, y, reg=1e-3, theta0=None):
     >>> round(float(th[0]), 4)  # solves (s(θ) − 2s(−θ))/3 + γθ = 0, s the sigmoid, γ = 0.1
     0.4827
     """
-    x, y = _as_xy(x, y)
+    x, y = check_xy(x, y)
     lam = float(check_nonnegative(reg, "reg"))
     n = x.shape[0]
 
     def fun(th):
         m = y * (x @ th)
-        val = np.sum(_log1pexp(-m)) / n + 0.5 * lam * th @ th
+        val = np.sum(log1pexp(-m)) / n + 0.5 * lam * th @ th
         grad = -(x.T @ (y * expit(-m))) / n + lam * th
         return val, grad
 
@@ -235,7 +241,7 @@ def erm_hinge(x, y, reg=0.1):
     >>> round(float(th[0]), 4)  # the margin constraint y⟨θ,x⟩ ≥ 1 is active
     1.0
     """
-    x, y = _as_xy(x, y)
+    x, y = check_xy(x, y)
     lam = float(check_positive(reg, "reg"))
     n, d = x.shape
     yx = y[:, None] * x

@@ -7,8 +7,6 @@ the largest accuracy any test can reach against an (ε, δ)-DP release.
 :func:`membership_experiment` runs the attack against logistic regression
 trained with and without DP-SGD (:func:`dpnotes.learning.dpsgd.dpsgd_logistic`)
 on fresh synthetic data (cached in :func:`_membership_experiment`).
-
-Used in: book/00-why-privacy
 """
 
 import functools
@@ -25,7 +23,7 @@ from .._validation import (
     named_shapes,
 )
 from .dpsgd import dpsgd_logistic
-from .erm import _MAX_WORK, _as_xy, _log1pexp, synthetic_classification
+from .erm import MAX_WORK, check_xy, log1pexp, synthetic_classification
 
 
 @named_shapes
@@ -58,12 +56,12 @@ def logistic_losses(theta, x, y):
     >>> round(float(logistic_losses(np.zeros(1), [[1.0]], [1.0])[0]), 6)  # log 2
     0.693147
     """
-    x, y = _as_xy(x, y)
+    x, y = check_xy(x, y)
     th = check_array(theta, "theta", ndim=(1, 2))
     if th.shape[-1] != x.shape[1]:
         raise ValueError(f"theta must have {x.shape[1]} entries (one per column of x) in its last axis "
                          f"(got shape {th.shape})")
-    return _log1pexp(-y * (th @ x.T))
+    return log1pexp(-y * (th @ x.T))
 
 
 @named_shapes
@@ -199,8 +197,8 @@ def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=
     clip, lr = float(check_positive(clip, "clip")), float(check_positive(lr, "lr"))
     seed = int(check_count(seed, "seed", minimum=0))
     work = float(steps) * trials * n * d
-    if work > _MAX_WORK:
-        raise ValueError(f"steps · trials · n · d = {work:.3g} exceeds the limit {_MAX_WORK:g}; use fewer steps, "
+    if work > MAX_WORK:
+        raise ValueError(f"steps · trials · n · d = {work:.3g} exceeds the limit {MAX_WORK:g}; use fewer steps, "
                          f"trials or records")
     cps, acc = _membership_experiment(sigma, steps, n, d, trials, q, clip, lr, seed)
     return cps.copy(), acc.copy()

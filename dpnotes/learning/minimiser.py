@@ -5,8 +5,6 @@ squared loss (the mean); :func:`minimiser_path` follows θ* as one record is
 moved, and :func:`replace_one_sensitivity` is the largest change of θ* when one
 record is replaced by any value of a range (the median of an odd number of
 points is itself a data point, so releasing it reveals one).
-
-Used in: book/00-why-privacy
 """
 
 import numpy as np

@@ -32,8 +32,6 @@ The package, stage by stage (each module's docstring says more):
     Claim 26's constant.
 ``lattice``
     the smoothed lattice law whose KL for a unit shift beats the Gaussian's.
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 from .laws import NOISE_LAWS, noise_logpdf

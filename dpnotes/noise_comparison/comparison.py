@@ -5,15 +5,13 @@ equal variance, :func:`best_noise_law` the best candidate at each order and
 :func:`epsilon_after_composition` the ε at δ of T releases (RDP composed and
 converted on the orders :data:`_COMPOSITION_ORDERS`). :func:`claim26_table`
 measures how useful Claim 26's constant K(c₁, c₂) is.
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import numpy as np
 from scipy import optimize
 
 from .._validation import check_array, check_choice, check_order, check_positive, named_shapes
-from .laws import NOISE_LAWS, _check_law
+from .laws import NOISE_LAWS, check_law
 from .shift import shift_rdp_grid
 
 
@@ -50,7 +48,7 @@ def crossover_order(law, variance=1.0, shift=1.0):
     >>> 1.0 < crossover_order("laplace") < 10.0
     True
     """
-    _check_law(law)
+    check_law(law)
     if law == "gaussian":
         raise ValueError("law must not be the Gaussian (it is the reference)")
     v = float(check_positive(variance, "variance"))

@@ -5,8 +5,6 @@ r"""A law that beats the Gaussian's KL divergence: a discrete Gaussian on ℤ sm
 is below the Gaussian's 1/(2v) at the same variance
 (:func:`_check_smoothed_lattice` checks the parameters and builds the lattice
 weights).
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import numpy as np

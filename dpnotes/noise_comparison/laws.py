@@ -3,11 +3,9 @@ r"""The candidate noise laws of equal variance: names, exact log-densities and t
 :data:`NOISE_LAWS` names the candidates; :func:`noise_logpdf` is the exact
 log-density of each, scaled to a given variance and written in log space (the
 Student-t density in :func:`_student`, log cosh in :func:`_logcosh`).
-:func:`_max_score` (the largest slope of the log-density) and
-:func:`_fisher_information` are constants of the unit-variance laws, used by
+:func:`max_score` (the largest slope of the log-density) and
+:func:`fisher_information` are constants of the unit-variance laws, used by
 :mod:`dpnotes.noise_comparison.shift` where a shift is too small for quadrature.
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import functools
@@ -23,7 +21,7 @@ _LOG2 = float(np.log(2.0))
 
 
 @functools.lru_cache(maxsize=None)
-def _max_score(law):
+def max_score(law):
     r"""S = sup_x |∂ₓ log P(x)| of the unit-variance law, so that D_∞(P + t ‖ P) = S t + O(t²).
 
     Student t_ν (scale s): (ν + 1)/(2s√ν) at x = s√ν; the mixture by a bounded search.
@@ -46,7 +44,7 @@ def _max_score(law):
 
 
 @functools.lru_cache(maxsize=None)
-def _fisher_information(law):
+def fisher_information(law):
     r"""Fisher information I(P) of the unit-variance law: closed forms, the mixture by quadrature.
 
     .. math:: I = \int (\partial_x \log P)^2 P\,dx:\quad \text{logistic } \pi^2/9,\ \text{sech } \pi^2/8,\
@@ -72,7 +70,8 @@ def _fisher_information(law):
     return 2.0 * integrate.quad(integrand, 0.0, 60.0, epsabs=0, epsrel=1e-12, limit=200)[0]
 
 
-def _check_law(law):
+def check_law(law):
+    """Check that ``law`` is one of :data:`NOISE_LAWS` (ValueError naming ``law`` otherwise)."""
     check_choice(law, "law", NOISE_LAWS)
 
 
@@ -127,7 +126,7 @@ def noise_logpdf(law, x, variance=1.0):
     >>> round(noise_logpdf("laplace", 1000.0), 4)  # finite where scipy's laplace.pdf underflows
     -1414.5601
     """
-    _check_law(law)
+    check_law(law)
     v = float(check_positive(variance, "variance"))
     x = check_real(x, "x")
     if law == "gaussian":

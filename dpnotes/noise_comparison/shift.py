@@ -7,8 +7,6 @@ All depend on the shift Δ and the variance v only through t = Δ/√v
 (:func:`_relative_shift`, which refuses t outside the range where quadrature is
 trusted, :data:`_T_SMALL` to :data:`_T_LARGE`); below :data:`_T_SMALL` they use
 the small-shift expansions.
-
-Used in: book/10-lower-bounds-and-open-questions
 """
 
 import functools
@@ -19,7 +17,7 @@ from scipy import optimize, special
 from .._validation import check_order, check_positive, named_shapes, scalar_or_array
 from ..divergence import LogDensity, renyi_divergence
 from ..rdp import rdp_laplace
-from .laws import _check_law, _fisher_information, _max_score, noise_logpdf
+from .laws import check_law, fisher_information, max_score, noise_logpdf
 
 
 #: D_α depends on the shift only through t = Δ/√v; quadrature is trusted for t in this range
@@ -78,7 +76,7 @@ def shift_rdp(law, alpha, variance=1.0, shift=1.0):
     >>> round(shift_rdp("laplace", 2.0, variance=2.0), 8)  # Lap(b = 1): log(⅔e + ⅓e⁻²)
     0.61912363
     """
-    _check_law(law)
+    check_law(law)
     alpha = check_order(alpha, allow_one=True, allow_inf=True)
     t = _relative_shift(law, variance, shift)  # D_α(P + Δ ‖ P) depends on Δ and v only through t = Δ/√v
     if law == "gaussian":
@@ -90,7 +88,7 @@ def shift_rdp(law, alpha, variance=1.0, shift=1.0):
     if t < _T_SMALL:
         # D_α = α I t²/2 + O(t³): the log-densities at x and x − t agree to ~16 digits, so quadrature
         # of their difference cannot resolve D_α; the expansion's relative error is O(t)
-        out = fin * _fisher_information(law) * t * t / 2
+        out = fin * fisher_information(law) * t * t / 2
     else:
         p = LogDensity(lambda x: noise_logpdf(law, np.asarray(x) - t, 1.0))
         q = LogDensity(lambda x: noise_logpdf(law, x, 1.0))
@@ -155,7 +153,7 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     >>> float(np.round(shift_rdp_grid("laplace", [2.0], variance=2.0)[0], 6))
     0.619124
     """
-    _check_law(law)
+    check_law(law)
     a = np.atleast_1d(check_order(alphas, "alphas", allow_one=True))
     d = _relative_shift(law, variance, shift)  # D_α depends on the shift only through t = Δ/√v
     if law == "gaussian":
@@ -163,7 +161,7 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     if law == "laplace":
         return np.asarray(rdp_laplace(a, np.sqrt(0.5), d), dtype=float)
     if d < _T_SMALL:  # the small-shift expansion of shift_rdp
-        return a * _fisher_information(law) * d * d / 2
+        return a * fisher_information(law) * d * d / 2
     v = 1.0
     x, logw = _grid(np.sqrt(v), d)
     lp, lq = noise_logpdf(law, x - d, v), noise_logpdf(law, x, v)
@@ -212,7 +210,7 @@ def max_divergence(law, variance=1.0, shift=1.0):
     >>> bool(round(max_divergence("laplace"), 10) == round(float(np.sqrt(2)), 10))
     True
     """
-    _check_law(law)
+    check_law(law)
     d = _relative_shift(law, variance, shift, quadrature=False)  # in units of the standard deviation
     v = 1.0
     if law == "gaussian":
@@ -224,7 +222,7 @@ def max_divergence(law, variance=1.0, shift=1.0):
     if law == "sech":
         return d * np.pi / (2.0 * np.sqrt(v))
     if d < _T_SMALL:  # S·t + O(t²): a difference of log-densities cannot resolve it
-        return _max_score(law) * d
+        return max_score(law) * d
     s = np.sqrt(v)
     x = np.concatenate([np.linspace(-50 * s, 50 * s, 20001), s * np.geomspace(50, 1e8, 2000)])
     r = noise_logpdf(law, x - d, v) - noise_logpdf(law, x, v)

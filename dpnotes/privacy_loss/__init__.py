@@ -18,14 +18,12 @@ The package, by what its modules hold (each module's docstring says more):
 ``curves``
     the exact curves in closed form: δ(ε) and ε(δ) of the Gaussian (also
     log δ), Laplace and randomized-response mechanisms; the hockey-stick
-    divergence of two pmfs.
+    divergence of two pmfs; the exact ε of k-fold randomized response.
 ``variables``
     :class:`PrivacyLoss`, the privacy-loss variable of a pair in output space
     and as a law, and its constructors per mechanism.
 ``expressions``
     the four expressions of δ(ε), each by its own route, and the tail bound.
-
-Used in: book/02-composition, book/03-conversion, book/04-hypothesis-testing
 """
 
 from .curves import (
@@ -35,6 +33,7 @@ from .curves import (
     epsilon_gaussian,
     epsilon_laplace,
     epsilon_randomized_response,
+    exact_epsilon_rr_composition,
     hockey_stick_divergence,
     log_delta_gaussian,
 )
@@ -72,4 +71,5 @@ __all__ = [
     "epsilon_laplace",
     "delta_randomized_response",
     "epsilon_randomized_response",
+    "exact_epsilon_rr_composition",
 ]

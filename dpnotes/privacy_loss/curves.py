@@ -5,18 +5,18 @@ where δ underflows, both through the private :func:`_log_delta_gaussian`, which
 accurate in log space down to δ ≈ 1e-300; the inverse :func:`epsilon_gaussian` by
 Brent's method), the Laplace mechanism (:func:`delta_laplace`,
 :func:`epsilon_laplace`) and binary randomized response
-(:func:`delta_randomized_response`, :func:`epsilon_randomized_response`); and
-:func:`hockey_stick_divergence`, δ(ε) of any two pmfs, which
-:mod:`dpnotes.privacy_loss.expressions` uses for discrete pairs.
-
-Used in: book/02-composition, book/03-conversion, book/04-hypothesis-testing
+(:func:`delta_randomized_response`, :func:`epsilon_randomized_response`), and its
+k-fold composition (:func:`exact_epsilon_rr_composition`, the exact ε of k-fold
+ε₀-DP, Kairouz, Oh & Viswanath 2015); and :func:`hockey_stick_divergence`, δ(ε) of
+any two pmfs, which :mod:`dpnotes.privacy_loss.expressions` uses for discrete pairs.
 """
 
 import numpy as np
-from scipy import optimize
+from scipy import optimize, stats
 from scipy.special import erfcx, log_ndtr, ndtr
 
 from .._validation import (
+    check_count,
     check_delta,
     check_interval,
     check_nonnegative,
@@ -27,6 +27,7 @@ from .._validation import (
 )
 
 _SQRT2 = np.sqrt(2.0)
+MAX_RR_COMPOSITIONS = 2000  # k: δ at the k + 1 loss values costs (k + 1)² products
 
 
 def _log_delta_gaussian(eps, mu):
@@ -320,6 +321,71 @@ def epsilon_randomized_response(delta, p):
     with np.errstate(divide="ignore", invalid="ignore"):
         val = np.log1p(-np.minimum(m + delta, 1.0)) - np.log(m)
     return scalar_or_array(np.where(m + delta >= 1.0, 0.0, np.maximum(val, 0.0)))
+
+
+def exact_epsilon_rr_composition(eps0, k, delta):
+    r"""Exact smallest ε with δ(ε) ≤ δ for the k-fold composition of ε₀ randomized response.
+
+    With p = e^{ε₀}/(1 + e^{ε₀}), the k-fold composition counts truthful answers:
+    P = Bin(k, p) and Q = Bin(k, 1 − p). Its privacy loss at j truthful answers is
+    ℓ_j = (2j − k)ε₀, and
+
+    .. math:: \delta(\varepsilon) = \sum_{j=0}^{k} \max\{0,\; P_j - e^{\varepsilon} Q_j\}.
+
+    Between two consecutive loss values ℓ_{i−1} < ℓ_i the positive part keeps the
+    same terms, so δ(ε) = A − e^ε B there with A, B constant; δ is evaluated at the
+    ℓ_j ≥ 0 (one call of :func:`hockey_stick_divergence`) and the segment that
+    brackets δ is solved for e^ε. Randomized response is the worst ε₀-DP mechanism,
+    so this is the exact ε of any k-fold ε₀-DP composition (the optimal composition
+    theorem).
+
+    Parameters
+    ----------
+    eps0 : float, ε₀ ∈ [0, 50]
+    k : int, the number of compositions, k ∈ [1, 2000] (:data:`MAX_RR_COMPOSITIONS`)
+    delta : float, δ ∈ (0, 1)
+
+    Returns
+    -------
+    float
+        ε ∈ [0, kε₀]; 0 when δ(0) ≤ δ.
+
+    Raises
+    ------
+    ValueError
+        If ε₀ ∉ [0, 50], k is not an integer in [1, 2000] or δ ∉ (0, 1).
+
+    References
+    ----------
+    Kairouz, Oh & Viswanath (2015), "The composition theorem for differential
+    privacy" (the optimal composition theorem); Warner (1965); seed 003, S3-01.
+
+    Examples
+    --------
+    >>> round(exact_epsilon_rr_composition(0.5, 1, 0.1), 12) == round(epsilon_randomized_response(0.1, 1 / (1 + np.exp(-0.5))), 12)
+    True
+    >>> exact_epsilon_rr_composition(0.1, 100, 1e-5) < 100 * 0.1
+    True
+    """
+    eps0 = float(check_interval(eps0, "eps0", 0, 50))
+    k = int(check_count(k, "k", maximum=MAX_RR_COMPOSITIONS))
+    delta = float(check_delta(delta))
+    p = 1.0 / (1.0 + np.exp(-eps0))
+    j = np.arange(k + 1)
+    P, Q = stats.binom.pmf(j, k, p), stats.binom.pmf(j, k, 1.0 - p)
+    P, Q = P / P.sum(), Q / Q.sum()
+    atoms = np.unique(np.concatenate([[0.0], np.abs((2 * j - k) * eps0)]))
+    d = np.asarray(hockey_stick_divergence(P, Q, atoms))
+    if d[0] <= delta:
+        return 0.0
+    below = d <= delta
+    if not below.any():  # δ(kε₀) is 0 up to rounding; the last segment brackets δ
+        below[-1] = True
+    i = int(np.argmax(below))  # first loss value with δ(ℓ) ≤ δ; i ≥ 1 since d[0] > δ
+    (l1, l2), (d1, d2) = atoms[i - 1:i + 1], d[i - 1:i + 1]
+    b = (d1 - d2) / (np.exp(l2) - np.exp(l1))
+    a = d1 + np.exp(l1) * b
+    return float(np.clip(np.log((a - delta) / b), l1, l2))
 
 
 @named_shapes

@@ -5,8 +5,6 @@ r"""The four expressions of δ(ε) for a privacy-loss variable (seed 002, §2.1)
 Monte Carlo) and :func:`delta_tail_integral` (an integral of the tail) compute the
 same δ(ε) of a :class:`~dpnotes.privacy_loss.variables.PrivacyLoss` independently;
 :func:`delta_tail_bound` is the upper bound P[Z > ε] ≥ δ(ε).
-
-Used in: book/04-hypothesis-testing
 """
 
 import numpy as np
@@ -14,7 +12,7 @@ from scipy import optimize
 
 from .._validation import check_int, check_nonnegative, named_shapes
 from .curves import hockey_stick_divergence
-from .variables import PrivacyLoss, _quad
+from .variables import PrivacyLoss, adaptive_integral
 # for the doctests, which build their PrivacyLoss with these:
 from .variables import privacy_loss_gaussian, privacy_loss_laplace, privacy_loss_randomized_response  # noqa: F401
 
@@ -79,7 +77,7 @@ def delta_sup_over_sets(loss, epsilon):
     live = np.nonzero(vals > shift - 80.0)[0]
     a, b = lo_y, float(grid[min(live[-1] + 1, grid.size - 1)])
     pts = [x for x in loss.y_points if a < x < b] + list(np.linspace(a, b, 9)[1:-1])
-    val = _quad(lambda y: np.exp(log_integrand(y) - shift), a, b, points=pts)
+    val = adaptive_integral(lambda y: np.exp(log_integrand(y) - shift), a, b, points=pts)
     return float(val * np.exp(shift))
 
 
@@ -186,7 +184,7 @@ def delta_expected_hinge(loss, epsilon, n_samples=None, seed=0):
             total = float(np.sum(loss.masses * hinge(loss.atoms))) if loss.atoms.size else 0.0
             lo = max(lo, eps)
             if hi > lo:
-                total += _quad(lambda z: hinge(z) * loss.density(z), lo, hi)
+                total += adaptive_integral(lambda z: hinge(z) * loss.density(z), lo, hi)
             return total
         return loss.expect(hinge)
     n_samples = check_int(n_samples, "n_samples", minimum=2, maximum=10**8)
@@ -229,7 +227,7 @@ def delta_tail_integral(loss, epsilon):
         hi = max(loss.density_range[1], *pts) if pts else loss.density_range[1]
     if hi <= eps:
         return 0.0
-    return _quad(lambda z: np.exp(eps - z) * loss.sf(z), eps, hi, points=pts)
+    return adaptive_integral(lambda z: np.exp(eps - z) * loss.sf(z), eps, hi, points=pts)
 
 
 @named_shapes

@@ -30,8 +30,6 @@ The package, by what its modules hold (each module's docstring says more):
 ``decomposition``
     the decompositions of an (ε, δ)-indistinguishable pair: basic, as
     randomized response, and the Bayesian event with its posterior bound.
-
-Used in: book/03-conversion, book/04-hypothesis-testing
 """
 
 from .renyi import (

@@ -7,8 +7,6 @@ r"""Decompositions of an (ε, δ)-indistinguishable pair of pmfs (seed 002, S2-1
 :func:`bayesian_event_probability` is the probability of the "good" event at
 each outcome, and :func:`posterior_bound` the largest posterior an
 ε-indistinguishable observation allows.
-
-Used in: book/03-conversion, book/04-hypothesis-testing
 """
 
 from collections import namedtuple

@@ -8,8 +8,6 @@ r"""Statements about (ε, δ): group privacy, the moment-difference bound, appro
 :func:`approximate_renyi_divergence` the δ-approximate Rényi divergence of two
 small pmfs, by convex optimisation started from
 :func:`~dpnotes.properties.decomposition.decompose_dp_pair`.
-
-Used in: book/00b-foundations, book/03-conversion, book/04-hypothesis-testing
 """
 
 import numpy as np
@@ -60,8 +58,6 @@ def group_privacy_epsilon_delta(epsilon, delta, k):
     ----------
     Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
     Chapter 2 (group privacy for pure DP); the (ε, δ) form by the same chaining.
-
-    Used in: book/00b-foundations
 
     Examples
     --------

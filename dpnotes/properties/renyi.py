@@ -6,8 +6,6 @@ intermediate law (:func:`triangle_bound`) and the group-privacy bound it gives
 (:func:`group_privacy_bound`), and pure DP ⇒ concentrated DP
 (:func:`pure_dp_rdp_bound`). The divergences are those of
 :func:`dpnotes.divergence.renyi_divergence`; the private :func:`_pmf` checks a pmf.
-
-Used in: book/04-hypothesis-testing
 """
 
 import numpy as np

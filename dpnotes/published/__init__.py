@@ -34,8 +34,6 @@ The modules, by what they hold:
 * :mod:`~dpnotes.published.data` — the data file, its checks, sampling rates and step counts;
 * :mod:`~dpnotes.published.reproduce` — the three recomputations and their table;
 * :mod:`~dpnotes.published.diagnostics` — why the numbers that do not reproduce do not.
-
-Used in: book/published-numbers
 """
 
 from .data import STEP_RULES, published_numbers, published_sampling_rate, published_steps

@@ -90,8 +90,8 @@ def _check_method(name, method, grids):
             raise ValueError(f"{where}: an RDP accountant needs a whole number of steps, not the rule {rule!r}")
 
 
-def _check_setting(setting, rule, where):
-    """Checked copy of a row's setting with q and T filled in."""
+def check_setting(setting, rule, where):
+    """Checked copy of a row's ``setting`` mapping (σ, δ, q, T filled in from ``rule``); errors name ``where``."""
     if not isinstance(setting, dict):
         raise TypeError(f"{where} must be a mapping (got {setting!r})")
     s = dict(setting)
@@ -165,7 +165,7 @@ def _check_data(data):
         if method_name not in methods:
             raise ValueError(f"{where}.method names an unknown method {method_name!r}")
         method = methods[method_name]
-        setting = _check_setting(_require(row, "setting", where), method["steps"], f"{where}.setting")
+        setting = check_setting(_require(row, "setting", where), method["steps"], f"{where}.setting")
         published = _check_published(_require(row, "published", where),
                                      _QUANTITIES[method["accountant"]], f"{where}.published")
         rows.append({**row, "setting": setting, "setting_given": dict(row["setting"]), "published": published})

@@ -7,8 +7,8 @@ import warnings
 from .._validation import check_delta, check_interval, check_positive
 from ..composition import gaussian_sigma_exact
 from ..conversion import OrderGridWarning
-from .data import _check_setting, published_numbers
-from .reproduce import _row, _same_method
+from .data import check_setting, published_numbers
+from .reproduce import published_row, same_method_result
 
 __all__ = ["published_epsilon_by_method", "steps_reproducing_published", "clt_noise_for_epsilon"]
 
@@ -44,15 +44,15 @@ def published_epsilon_by_method(row_id, method, *, source=None):
     (14063, 3.0092)
     """
     data = published_numbers(source)
-    row = _row(data, row_id)
+    row = published_row(data, row_id)
     if method not in data["methods"]:
         raise ValueError(f"unknown method {method!r} (known: {sorted(data['methods'])})")
     given = dict(row["setting_given"])
     if data["methods"][method]["steps"] != "given" and "epochs" in given:
         given.pop("steps", None)  # recounted from the epochs by the method's rule
-    setting = _check_setting(given, data["methods"][method]["steps"], f"{row_id}.setting")
+    setting = check_setting(given, data["methods"][method]["steps"], f"{row_id}.setting")
     other = {**row, "method": method, "setting": setting}
-    return _same_method(data, other), setting["steps"]
+    return same_method_result(data, other), setting["steps"]
 
 
 def steps_reproducing_published(row_id, *, source=None):
@@ -87,7 +87,7 @@ def steps_reproducing_published(row_id, *, source=None):
     True
     """
     data = published_numbers(source)
-    row = _row(data, row_id)
+    row = published_row(data, row_id)
     if data["methods"][row["method"]]["accountant"] != "rdp":
         raise ValueError(f"{row_id}: steps_reproducing_published needs an RDP method")
     value, decimals = row["published"]["epsilon"]
@@ -96,7 +96,7 @@ def steps_reproducing_published(row_id, *, source=None):
     def eps(t):  # far from T₀ the best order may sit at the grid's edge: expected, not reported
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", OrderGridWarning)
-            return _same_method(data, row, steps=t)["epsilon"]
+            return same_method_result(data, row, steps=t)["epsilon"]
 
     def first(pred, lo, hi):
         """Smallest t in [lo, hi] with pred(t) (pred monotone false → true), or hi + 1."""

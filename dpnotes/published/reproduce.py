@@ -31,7 +31,12 @@ def _bracket(q, sigma, steps, delta):
     return tuple(float(v) for v in dpsgd_epsilon_bracket(q, sigma, steps, delta))
 
 
-def _same_method(data, row, steps=None):
+def same_method_result(data, row, steps=None):
+    """The row's ε recomputed by the accountant its source used, at ``steps`` (default: the row's own).
+
+    A dict with ``"epsilon"`` and the method's parameter: ``"mu"`` for the CLT of Gaussian DP,
+    else the best RDP ``"order"``.
+    """
     s, method = row["setting"], data["methods"][row["method"]]
     steps = s["steps"] if steps is None else steps
     if method["accountant"] == "gdp-clt":
@@ -70,7 +75,8 @@ class PublishedReproduction:
         return f"σ = {self.sigma:g}, T = {self.steps:g}"
 
 
-def _row(data, row_id):
+def published_row(data, row_id):
+    """The row of ``data`` (:func:`dpnotes.published.published_numbers`) whose id is ``row_id``; ValueError if none."""
     for row in data["rows"]:
         if row["id"] == row_id:
             return row
@@ -126,9 +132,9 @@ def reproduce_published(row_id, *, bracket=True, source=None):
     True
     """
     data = published_numbers(source)
-    row = _row(data, row_id)
+    row = published_row(data, row_id)
     s = row["setting"]
-    same = _same_method(data, row)
+    same = same_method_result(data, row)
     reproduced = {name: _rounds_to(same[name], value, decimals) for name, (value, decimals) in row["published"].items()}
     tight_steps = int(math.ceil(s["steps"]))
     eps_rdp, _ = _rdp_epsilon(s["q"], s["sigma"], tight_steps, s["delta"], DEFAULT_ORDERS, "improved")
@@ -218,7 +224,7 @@ def reproduction_table(reproductions, *, style="text", epochs=True, source=None)
     data = published_numbers(source)
     cells, sigmas, epoch_counts = [], [], []
     for r in reproductions:
-        setting = _row(data, r.row_id)["setting"]
+        setting = published_row(data, r.row_id)["setting"]
         if epochs and "epochs" in setting:
             e = setting["epochs"]
             label = f"σ = {r.sigma:g}, {e:g} epoch{'' if e == 1 else 's'}"

@@ -7,8 +7,6 @@ independent route.
 The docstrings follow the book's notation: m is the number of noise summands
 (the sympy symbol ``n``) and b the Laplace scale (the sympy symbol ``lambda``);
 the symbol names are kept because the displayed steps print them.
-
-Used in: book/08-amplification-iteration, book/09-repeated-noise
 """
 
 import sympy as sp

@@ -7,8 +7,6 @@ numeric check of that version (the chapters explain it in an "About the source" 
 The docstrings follow the book's notation; the sympy symbols keep the names
 that the displayed steps print, in the book's notation: ``alpha`` is the Rényi order α,
 ``T`` the number of composed mechanisms and ``L_delta`` stands for L_δ = log(1/δ).
-
-Used in: book/02-composition, book/03-conversion
 """
 
 import sympy as sp

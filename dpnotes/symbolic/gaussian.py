@@ -1,6 +1,4 @@
 """The Gaussian Rényi divergence derived from its integral, step by step.
-
-Used in: book/01-renyi-gaussian
 """
 
 import sympy as sp

@@ -97,6 +97,7 @@ class Figure:
     y_log: bool = False
     y_range: tuple | None = None
     caption: str = ""
+    claims: tuple = ()  # IDs of the claims (dpnotes/data/claims.toml) the figure shows
     defaults: dict = field(init=False)
     _ranges: tuple | None = field(init=False, default=None, repr=False, compare=False)
 
