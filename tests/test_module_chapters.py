@@ -18,14 +18,10 @@ USED_IN_TO_REMOVE = {
     "dpnotes/dpsgd.py",  # to remove
     "dpnotes/figures/pld.py",  # to remove
     "dpnotes/pld/__init__.py",  # to remove
-    "dpnotes/pld/constructors.py",  # to remove
-    "dpnotes/pld/discretise.py",  # to remove
     "dpnotes/pld/distribution.py",  # to remove
     "dpnotes/pld/dpsgd.py",  # to remove
     "dpnotes/pld/grid.py",  # to remove
-    "dpnotes/pld/laws.py",  # to remove
     "dpnotes/subsampling/__init__.py",  # to remove
-    "dpnotes/subsampling/claim26.py",  # to remove
     "dpnotes/subsampling/generic.py",  # to remove
     "dpnotes/subsampling/moments.py",  # to remove
     "dpnotes/subsampling/sampled_gaussian.py",  # to remove

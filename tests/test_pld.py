@@ -19,12 +19,16 @@ from dpnotes.pld import (
     dpsgd_delta_pld,
     dpsgd_epsilon_bracket,
     dpsgd_epsilon_pld,
+    discretise_loss_law,
+    pld_from_privacy_loss,
     pld_from_probabilities,
     pld_gaussian,
     pld_laplace,
     pld_randomized_response,
     pld_subsampled_gaussian,
 )
+from dpnotes.privacy_loss import privacy_loss_gaussian, privacy_loss_laplace, privacy_loss_randomized_response
+from dpnotes.privacy_loss.laws import AtomicLossLaw, GaussianLossLaw
 from dpnotes.pld.grid import _convolve  # white-box: the FFT convolution's error bounds against exact summation
 
 logging.getLogger().setLevel(logging.ERROR)  # dp-accounting warns about connect-the-dots
@@ -509,3 +513,47 @@ def test_a_tiny_tail_mass_stays_bounded_and_valid():
     tiny = dpsgd_delta_pld(0.01, 1.0, 10, 1.0, tail_mass=1e-300)
     assert time.perf_counter() - start < 10.0
     assert tiny >= dpsgd_delta_pld(0.01, 1.0, 10, 1.0, interval=1e-4) * (1 - 1e-5)
+
+
+# ----------------------------------------------------------------------------
+# pld_from_privacy_loss and discretise_loss_law: a PrivacyLoss's law onto a grid
+# ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("pessimistic", [True, False])
+@pytest.mark.parametrize("method", ["dots", "round"])
+def test_pld_from_privacy_loss_is_the_mechanisms_pld(pessimistic, method):
+    """The constructors discretise the PrivacyLoss's law: the same grids bit for bit, and the exact curves bracketed."""
+    kw = dict(interval=1e-3, pessimistic=pessimistic, method=method)
+    pairs = [(privacy_loss_gaussian(1.3, 0.7), pld_gaussian(1.3, 0.7, **kw),
+              lambda e: analytic_gaussian_delta(e, 0.7 / 1.3)),
+             (privacy_loss_laplace(0.8, 1.2), pld_laplace(0.8, 1.2, **kw), lambda e: -math.expm1((e - 1.5) / 2)),
+             (privacy_loss_randomized_response(0.8), pld_randomized_response(0.8, **kw),
+              lambda e: max(0.0, 0.8 - math.exp(e) * 0.2))]
+    for loss, pld, exact in pairs:
+        got = pld_from_privacy_loss(loss, **kw)
+        assert len(got.grids) == len(pld.grids) == 1
+        g, h = got.grids[0], pld.grids[0]
+        assert (g.shift, g.interval, g.inf_mass, g.pessimistic) == (h.shift, h.interval, h.inf_mass, h.pessimistic)
+        assert np.array_equal(g.probs, h.probs)
+        for eps in (0.0, 0.4, 1.0):
+            d, ref = got.delta(eps), exact(eps)
+            assert (d >= ref - 1e-15) if pessimistic else (d <= ref + 1e-15)
+            # dots: the upper bound is exact at grid points; the merged lower bound rounds atoms down
+            assert d == pytest.approx(ref, abs=2e-3 if method == "round" else (1e-5 if pessimistic else 5e-4))
+
+
+def test_discretise_loss_law_keeps_the_atom_at_infinity_and_checks_its_arguments():
+    law = AtomicLossLaw([(math.log(2.0), 0.5), (math.inf, 0.5)])  # P = (½, ½, 0), Q = (¼, 0, ¾): ½ where Q = 0
+    for pessimistic in (True, False):
+        g = discretise_loss_law(law, interval=1e-2, pessimistic=pessimistic, method="dots", tail_mass=1e-16)
+        assert g.inf_mass == 0.5
+        assert g.delta(5.0) == pytest.approx(0.5, rel=1e-7)  # Σ max(0, P − e^5 Q) = ½ (read with a 1e-8 margin)
+    with pytest.raises(TypeError, match="law"):
+        discretise_loss_law("gauss", interval=1e-3, pessimistic=True, method="dots", tail_mass=1e-16)
+    with pytest.raises(TypeError, match="loss"):
+        pld_from_privacy_loss(law)
+    for bad, name in [(dict(interval=0.0), "interval"), (dict(method="x"), "method"),
+                      (dict(tail_mass=0.5), "tail_mass"), (dict(pessimistic="yes"), "pessimistic")]:
+        kw = dict(interval=1e-3, pessimistic=True, method="dots", tail_mass=1e-16) | bad
+        with pytest.raises((TypeError, ValueError), match=name):
+            discretise_loss_law(GaussianLossLaw(1.0), **kw)

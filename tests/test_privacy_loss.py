@@ -31,6 +31,14 @@ from dpnotes.privacy_loss import (
     privacy_loss_laplace,
     privacy_loss_randomized_response,
 )
+from dpnotes.privacy_loss.laws import (
+    GaussianLossLaw,
+    LaplaceLossLaw,
+    LossLaw,
+    SubsampledGaussianLossLaw,
+    normal_mass,
+)
+from dpnotes.privacy_loss.mixture import log_mixture_ratio, log_mixture_ratio_inverse, mixture_privacy_loss
 from dpnotes.rdp import rdp_gaussian, rdp_laplace, rdp_randomized_response
 
 RNG = np.random.default_rng(20240501)
@@ -339,3 +347,146 @@ def test_exact_rr_composition_one_step_is_randomized_response_and_lies_in_range(
 def test_exact_rr_composition_rejects_bad_arguments(args, name):
     with pytest.raises(ValueError, match=name):
         exact_epsilon_rr_composition(*args)
+
+
+# ----------------------------------------------------------------------------
+# the loss laws (dpnotes.privacy_loss.laws) and the mixture's loss (dpnotes.privacy_loss.mixture)
+# ----------------------------------------------------------------------------
+
+def _mp_mixture_loss(u, q):
+    """log(1 − q + q e^u) in 50-digit arithmetic (the second route)."""
+    with mp.workdps(50):
+        return float(mp.log(1 - mp.mpf(q) + mp.mpf(q) * mp.exp(mp.mpf(u))))
+
+
+@pytest.mark.parametrize("u_range, q_range", [((-40.0, 40.0), (1e-8, 1.0)),  # everywhere
+                                               ((-1e-3, 1e-3), (1e-8, 1.0)),  # ℓ near 0: no cancellation
+                                               ((-60.0, 0.0), (1 - 1e-1, 1 - 1e-12))])  # q → 1, u ≪ 0
+def test_mixture_privacy_loss_matches_mpmath_to_a_few_ulps(u_range, q_range):
+    rng = np.random.default_rng(7)
+    u = rng.uniform(*u_range, 400)
+    q = q_range[0] + (q_range[1] - q_range[0]) * rng.uniform(size=400)
+    got = mixture_privacy_loss(u, q)
+    ref = np.array([_mp_mixture_loss(a, b) for a, b in zip(u, q)])
+    assert np.all(np.abs(got - ref) <= 4e-16 * np.abs(ref) + 1e-300)
+
+
+def test_mixture_privacy_loss_edges():
+    assert float(mixture_privacy_loss(3.0, 0.0)) == 0.0  # no sampling: the pair is (Q, Q)
+    assert float(mixture_privacy_loss(3.0, 1.0)) == 3.0  # always sampled: the loss of P against Q
+    assert float(mixture_privacy_loss(-np.inf, 1.0)) == -np.inf
+    assert float(mixture_privacy_loss(-np.inf, 0.25)) == pytest.approx(math.log(0.75), rel=1e-15)
+    assert float(mixture_privacy_loss(1e300, 0.25)) == pytest.approx(1e300 + math.log(0.25), rel=1e-15)
+    assert float(mixture_privacy_loss(np.inf, 0.25)) == np.inf
+    for bad, name in [(dict(u=np.nan, q=0.5), "u"), (dict(u=1.0, q=1.5), "q"), (dict(u=1.0, q=np.nan), "q")]:
+        with pytest.raises(ValueError, match=name):
+            mixture_privacy_loss(**bad)
+
+
+@pytest.mark.parametrize("q, sigma", [(0.01, 1.0), (0.3, 0.5), (0.9, 4.0)])
+def test_log_mixture_ratio_is_the_log_density_ratio_and_its_inverse_inverts_it(q, sigma):
+    x = np.linspace(-5.0, 5.0, 41) * sigma
+    # second route: the densities themselves (scipy), moderate x where they do not underflow
+    ratio = np.log((1 - q) * norm.pdf(x, 0.0, sigma) + q * norm.pdf(x, 1.0, sigma)) - norm.logpdf(x, 0.0, sigma)
+    assert np.allclose(log_mixture_ratio(x, q, sigma), ratio, rtol=1e-12, atol=1e-14)
+    m = log_mixture_ratio(x, q, sigma)
+    back = log_mixture_ratio_inverse(m, q, sigma)
+    with mp.workdps(40):  # the root of ℓ(x) = m found by mpmath
+        ref = [float(mp.findroot(lambda t: mp.log(1 - q + q * mp.exp((t - mp.mpf(1) / 2) / sigma**2)) - mi, xi))
+               for mi, xi in zip(m[::8], x[::8])]
+    assert np.allclose(back[::8], ref, rtol=1e-9, atol=1e-9 * sigma**2)
+    assert float(log_mixture_ratio_inverse(math.log1p(-q), q, sigma)) == -np.inf
+    assert float(log_mixture_ratio_inverse(np.inf, q, sigma)) == np.inf
+    with pytest.raises(ValueError, match="q"):
+        log_mixture_ratio_inverse(0.1, 1.0, sigma)
+    with pytest.raises(ValueError, match="sigma"):
+        log_mixture_ratio(0.1, q, 0.0)
+
+
+@pytest.mark.parametrize("a, b", [(-1.0, 1.0), (30.0, 31.0), (-38.0, -37.5), (5.0, np.inf), (-np.inf, -20.0),
+                                  (-0.5, 40.0), (2.0, 2.0)])
+def test_normal_mass_matches_mpmath_in_the_tails(a, b):
+    with mp.workdps(60):  # Φ(b) − Φ(a) = Φ(−a) − Φ(−b): the tail form keeps the digits for a ≥ 0
+        cdf = lambda x: mp.ncdf(x) if np.isfinite(x) else (mp.mpf(1) if x > 0 else mp.mpf(0))  # noqa: E731
+        ref = float(cdf(-a) - cdf(-b)) if a >= 0 else float(cdf(b) - cdf(a))
+    # the relative error is about 2⁻⁵³·|log Φ| (the larger mass is exponentiated from its log)
+    assert float(normal_mass(a, b)) == pytest.approx(ref, rel=4e-16 * (1 + abs(math.log(ref))) if ref > 0 else 0,
+                                                     abs=1e-320)
+
+
+def _laws():
+    return [("gauss", GaussianLossLaw(0.8)), ("laplace", LaplaceLossLaw(1.3)),
+            ("remove", SubsampledGaussianLossLaw(0.2, 0.9, True)), ("add", SubsampledGaussianLossLaw(0.2, 0.9, False))]
+
+
+def _output_masses(name, law, a, b):
+    """(P, Q) masses of the loss interval (a, b] of the continuous part, from the output space (second route)."""
+    if name == "gauss":  # Z ~ N(μ²/2, μ²) under P, N(−μ²/2, μ²) under Q
+        m, s = 0.5 * law.mu**2, law.mu
+        return norm.cdf(b, m, s) - norm.cdf(a, m, s), norm.cdf(b, -m, s) - norm.cdf(a, -m, s)
+    if name == "laplace":  # outputs y ∈ (0, Δ): ℓ = (2y − Δ)/b, here Δ = t, b = 1
+        t = law.t
+        ya, yb = (np.clip(a, -t, t) + t) / 2, (np.clip(b, -t, t) + t) / 2
+        return laplace.cdf(yb, t) - laplace.cdf(ya, t), laplace.cdf(yb) - laplace.cdf(ya)
+    q, s = law.q, law.sigma
+    ell = lambda x: mp.log(1 - q + q * mp.exp((x - mp.mpf(1) / 2) / s**2))  # noqa: E731
+    with mp.workdps(40):
+        xa, xb = (mp.findroot(lambda x, m=m: ell(x) - m, 0.5 + s**2 * m / max(q, 0.5)) for m in
+                  ((a, b) if name == "remove" else (-b, -a)))
+        mix = (1 - q) * (mp.ncdf(xb / s) - mp.ncdf(xa / s)) + q * (mp.ncdf((xb - 1) / s) - mp.ncdf((xa - 1) / s))
+        plain = mp.ncdf(xb / s) - mp.ncdf(xa / s)
+    return (float(mix), float(plain)) if name == "remove" else (float(plain), float(mix))
+
+
+@pytest.mark.parametrize("name", ["gauss", "laplace", "remove", "add"])
+def test_loss_law_masses_match_the_output_space(name):
+    law = dict(_laws())[name]
+    lo, hi = law.range(1e-6)
+    edges = np.linspace(max(lo, -3.0), min(hi, 3.0), 7)
+    for a, b in zip(edges[:-1], edges[1:]):
+        p_ref, q_ref = _output_masses(name, law, a, b)
+        assert float(law.mass(a, b)) == pytest.approx(p_ref, rel=1e-9)
+        assert float(law.q_mass(a, b)) == pytest.approx(q_ref, rel=1e-9)
+
+
+@pytest.mark.parametrize("name", ["gauss", "laplace", "remove", "add"])
+def test_loss_law_log_density_is_the_derivative_of_the_mass(name):
+    law = dict(_laws())[name]
+    lo, hi = law.range(1e-4)
+    pts = np.linspace(max(lo, law.support[0]) + 0.05, min(hi, law.support[1]) - 0.05, 5)
+    h = 1e-5
+    dens = np.array([float(law.mass(x - h, x + h)) / (2 * h) for x in pts])  # central difference of P(a < Z ≤ b)
+    logd = law.log_density(pts)
+    assert np.allclose(np.exp(logd - logd[0]), dens / dens[0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["gauss", "remove", "add"])
+def test_loss_law_range_leaves_about_tail_in_each_tail(name):
+    law = dict(_laws())[name]
+    for tail in (1e-6, 1e-12):
+        lo, hi = law.range(tail)
+        below, above = float(law.mass(-np.inf, lo)), float(law.mass(hi, np.inf))
+        assert below <= tail * (1 + 1e-9) and above <= tail * (1 + 1e-9)
+        assert below >= tail / 4 or name == "add"  # the remove/add ranges cover both components' tails
+        assert above >= tail / 4 or name == "remove"
+
+
+@pytest.mark.parametrize("loss", LOSSES + [privacy_loss_discrete([0.5, 0.3, 0.2], [0.2, 0.3, 0.5])],
+                         ids=lambda loss: loss.name)
+def test_every_privacy_loss_carries_a_law_with_its_tails(loss):
+    """loss.law (interval masses) against loss.sf and loss.sf_q (hand-derived tails): two descriptions, one law."""
+    law = loss.law
+    assert isinstance(law, LossLaw)
+    for z in np.linspace(-3.0, 3.0, 13):
+        p_tail = float(law.mass(z, np.inf)) + sum(m for a, m in law.atoms if a > z)
+        q_tail = float(law.q_mass(z, np.inf)) + sum(m * math.exp(-a) for a, m in law.atoms if a > z)
+        assert p_tail == pytest.approx(float(loss.sf(z)), rel=1e-12, abs=1e-15)
+        assert q_tail == pytest.approx(float(loss.sf_q(z)), rel=1e-12, abs=1e-15)
+
+
+def test_laws_refuse_bad_parameters():
+    for make, name in [(lambda: GaussianLossLaw(0.0), "mu"), (lambda: LaplaceLossLaw(-1.0), "t"),
+                       (lambda: SubsampledGaussianLossLaw(1.0, 1.0, True), "q"),
+                       (lambda: SubsampledGaussianLossLaw(0.5, 0.0, True), "sigma")]:
+        with pytest.raises(ValueError, match=name):
+            make()

@@ -76,17 +76,16 @@ The package, stage by stage (each module's docstring says more):
 ``grid``
     :class:`LossGrid`, one direction on a grid; FFT convolution with its
     round-off bounds and the exponential tilt.
-``laws``
-    the continuous and atomic loss laws behind one small interface.
 ``discretise``
-    a loss law onto a grid: connect-the-dots, merging, rounding
-    (Gauss–Legendre quadrature inside a bin).
+    a loss law (:mod:`dpnotes.privacy_loss.laws`) onto a grid:
+    connect-the-dots, merging, rounding (Gauss–Legendre quadrature inside a
+    bin).
 ``distribution``
     :class:`PrivacyLossDistribution`, the grids of both directions, and the
     choice of the FFT tilt.
 ``constructors``
     :func:`pld_gaussian` and the other constructors, with their argument
-    checks; :func:`gaussian_delta_exact`.
+    checks, :func:`pld_from_privacy_loss`; :func:`gaussian_delta_exact`.
 ``dpsgd``
     the DP-SGD front ends (:func:`dpsgd_epsilon_bracket` and others).
 
@@ -95,8 +94,10 @@ Used in: book/07-exact-answer
 
 from .grid import LossGrid
 from .distribution import PrivacyLossDistribution
+from .discretise import discretise_loss_law
 from .constructors import (
     gaussian_delta_exact,
+    pld_from_privacy_loss,
     pld_from_probabilities,
     pld_gaussian,
     pld_laplace,
@@ -120,6 +121,8 @@ __all__ = [
     "pld_randomized_response",
     "pld_subsampled_gaussian",
     "pld_from_probabilities",
+    "pld_from_privacy_loss",
+    "discretise_loss_law",
     "gaussian_delta_exact",
     "dpsgd_delta_pld",
     "dpsgd_epsilon_pld",

@@ -1,17 +1,17 @@
 r"""Constructors of privacy loss distributions, with their argument checks, and the analytic Gaussian curve.
 
 :func:`pld_gaussian`, :func:`pld_laplace`, :func:`pld_randomized_response`,
-:func:`pld_from_probabilities` and :func:`pld_subsampled_gaussian` check their
-arguments (grid spacing up to :data:`_MAX_INTERVAL`, ``method``, ``tail_mass``,
-the grid-size limit), pick the loss law (:mod:`dpnotes.pld.laws`), discretise
-it (:mod:`dpnotes.pld.discretise`) and return a
+:func:`pld_from_probabilities`, :func:`pld_subsampled_gaussian` and
+:func:`pld_from_privacy_loss` check their arguments (grid spacing up to
+:data:`_MAX_INTERVAL`, ``method``, ``tail_mass``, the grid-size limit), take the
+loss law (:mod:`dpnotes.privacy_loss.laws`: the ``law`` of the mechanism's
+:class:`~dpnotes.privacy_loss.PrivacyLoss` where there is one), discretise it
+(:func:`~dpnotes.pld.discretise.discretise_loss_law`) and return a
 :class:`~dpnotes.pld.distribution.PrivacyLossDistribution`.
 
 :func:`gaussian_delta_exact` is the exact δ(ε) of a Gaussian pair at distance μ,
 the curve the Gaussian PLD brackets; it is computed by
 :func:`dpnotes.privacy_loss.delta_gaussian`.
-
-Used in: book/07-exact-answer
 """
 
 import math
@@ -29,11 +29,17 @@ from .._validation import (
     named_shapes,
     scalar_or_array,
 )
-from ..privacy_loss import delta_gaussian
-from .discretise import _atoms_grid, _discretise
+from ..privacy_loss import (
+    PrivacyLoss,
+    delta_gaussian,
+    privacy_loss_gaussian,
+    privacy_loss_laplace,
+    privacy_loss_randomized_response,
+)
+from ..privacy_loss.laws import AtomicLossLaw, SubsampledGaussianLossLaw
+from .discretise import discretise_loss_law
 from .distribution import PrivacyLossDistribution
 from .grid import _DEFAULT_TAIL, LossGrid, _check_points, _check_tail_mass
-from .laws import _GaussianLoss, _LaplaceLoss, _SubsampledGaussianLoss
 
 _MAX_INTERVAL = 10.0  # the widest grid spacing of the losses accepted
 
@@ -90,8 +96,9 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     mu = sens / sigma
     _check_points((mu * mu + 80.0 * mu + 1.0) / interval, f"sensitivity/sigma = {mu:.3g} at interval = {interval:g}",
                   "use a larger interval or sigma")
-    law = _GaussianLoss(mu)
-    return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
+    law = privacy_loss_gaussian(sigma, sens).law
+    return PrivacyLossDistribution([discretise_loss_law(law, interval=interval, pessimistic=pessimistic,
+                                                        method=method, tail_mass=tail_mass)])
 
 
 @named_shapes
@@ -137,8 +144,9 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     tail_mass = _check_tail_mass(tail_mass)
     _check_points((2.0 * sens / b + 1.0) / interval, f"sensitivity/scale = {sens / b:.3g} at interval = {interval:g}",
                   "use a larger interval or scale")
-    law = _LaplaceLoss(sens / b)
-    return PrivacyLossDistribution([_discretise(law, interval, pessimistic, method, tail_mass)])
+    law = privacy_loss_laplace(b, sens).law
+    return PrivacyLossDistribution([discretise_loss_law(law, interval=interval, pessimistic=pessimistic,
+                                                        method=method, tail_mass=tail_mass)])
 
 
 @named_shapes
@@ -177,9 +185,9 @@ def pld_randomized_response(p, *, interval=1e-3, pessimistic=True, method="dots"
     p = float(check_interval(p, "p", 0, 1, closed_low=False, closed_high=False))
     interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
     _check_method(method)
-    ell = math.log(p) - math.log1p(-p)
-    return PrivacyLossDistribution([_atoms_grid([(ell, p), (-ell, 1 - p)], interval,
-                                                pessimistic, method)])
+    law = privacy_loss_randomized_response(p).law
+    return PrivacyLossDistribution([discretise_loss_law(law, interval=interval, pessimistic=pessimistic,
+                                                        method=method, tail_mass=_DEFAULT_TAIL)])
 
 
 @named_shapes
@@ -230,7 +238,9 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
     for py, qy in zip(p, q):
         if py > 0:
             atoms.append((math.inf if qy == 0 else math.log(py) - math.log(qy), float(py)))
-    return PrivacyLossDistribution([_atoms_grid(atoms, interval, pessimistic, method)])
+    return PrivacyLossDistribution([discretise_loss_law(AtomicLossLaw(atoms), interval=interval,
+                                                        pessimistic=pessimistic, method=method,
+                                                        tail_mass=_DEFAULT_TAIL)])
 
 
 @named_shapes
@@ -283,9 +293,60 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     if q == 1.0:
         return pld_gaussian(sigma, interval=interval, pessimistic=pessimistic, method=method,
                             tail_mass=tail_mass)
-    grids = [_discretise(_SubsampledGaussianLoss(q, sigma, remove), interval, pessimistic,
-                         method, tail_mass) for remove in (True, False)]
+    grids = [discretise_loss_law(SubsampledGaussianLossLaw(q, sigma, remove), interval=interval,
+                                 pessimistic=pessimistic, method=method, tail_mass=tail_mass)
+             for remove in (True, False)]
     return PrivacyLossDistribution(grids)
+
+
+@named_shapes
+def pld_from_privacy_loss(loss, *, interval=1e-3, pessimistic=True, method="dots", tail_mass=_DEFAULT_TAIL):
+    r"""Discretised PLD of the pair behind a :class:`~dpnotes.privacy_loss.PrivacyLoss` (one direction, P ‖ Q).
+
+    Discretises ``loss.law``, the law of Z = log(P(Y)/Q(Y)), Y ~ P, onto the grid
+    h·j, with
+
+    .. math:: \delta(\varepsilon) = \mathbb E\big[\max(0, 1 - e^{\varepsilon - Z})\big];
+
+    ``pld_from_privacy_loss(privacy_loss_gaussian(σ, Δ))`` is ``pld_gaussian(σ, Δ)``, and
+    likewise for the Laplace mechanism and randomized response.
+
+    Parameters
+    ----------
+    loss : PrivacyLoss
+    interval, pessimistic, method, tail_mass : see :func:`pld_gaussian`
+
+    Returns
+    -------
+    PrivacyLossDistribution
+
+    Raises
+    ------
+    TypeError
+        If ``loss`` is not a PrivacyLoss.
+    ValueError
+        If interval ∉ (0, 10], method is unknown, tail_mass ∉ (0, 10⁻²] or the grid
+        would exceed 2²³ points.
+
+    References
+    ----------
+    Koskela, Jälkö & Honkela (2020); seed 002, S2-01 and S2-02.
+
+    Examples
+    --------
+    >>> from dpnotes.privacy_loss import privacy_loss_laplace
+    >>> pl = pld_from_privacy_loss(privacy_loss_laplace(1.0))
+    >>> round(pl.delta(0.5), 3)  # 1 − e^{−1/4}
+    0.221
+    """
+    if not isinstance(loss, PrivacyLoss):
+        raise TypeError(f"loss must be a PrivacyLoss (got {type(loss).__name__})")
+    pessimistic = check_bool(pessimistic, "pessimistic")
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    _check_method(method)
+    tail_mass = _check_tail_mass(tail_mass)
+    return PrivacyLossDistribution([discretise_loss_law(loss.law, interval=interval, pessimistic=pessimistic,
+                                                        method=method, tail_mass=tail_mass)])
 
 
 # --------------------------------------------------------------------------

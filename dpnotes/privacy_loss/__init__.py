@@ -19,9 +19,19 @@ The package, by what its modules hold (each module's docstring says more):
     the exact curves in closed form: δ(ε) and ε(δ) of the Gaussian (also
     log δ), Laplace and randomized-response mechanisms; the hockey-stick
     divergence of two pmfs; the exact ε of k-fold randomized response.
+``mixture``
+    the privacy loss of a mixture (1 − q)Q + qP against Q,
+    log(1 − q + q e^u), and the subsampled Gaussian's ℓ(x) and its inverse
+    (public, not re-exported).
+``laws``
+    :class:`~dpnotes.privacy_loss.laws.LossLaw`, the law of Z behind one
+    interface (interval masses under P and Q, log-density, atoms, range), its
+    Gaussian, Laplace, subsampled-Gaussian and atomic laws, and the
+    tail-accurate normal mass (public, not re-exported; what the PLD
+    constructors discretise).
 ``variables``
     :class:`PrivacyLoss`, the privacy-loss variable of a pair in output space
-    and as a law, and its constructors per mechanism.
+    and as a law (``loss.law``), and its constructors per mechanism.
 ``expressions``
     the four expressions of δ(ε), each by its own route, and the tail bound.
 """

@@ -2,7 +2,9 @@ r"""The privacy-loss random variable of a pair of laws, and its constructors per
 
 :class:`PrivacyLoss` holds a pair (P, Q) twice over: in output space (log
 densities, sampling) and as the law of Z = log(P(Y)/Q(Y)), Y ~ P, derived by
-hand (atoms, density, the two survival functions). It is built by
+hand (atoms, density, the two survival functions), and carries that law as a
+:class:`~dpnotes.privacy_loss.laws.LossLaw` (``law``: interval masses, the
+interface the PLD constructors discretise). It is built by
 :func:`privacy_loss_gaussian`, :func:`privacy_loss_laplace`,
 :func:`privacy_loss_discrete` (any two pmfs) and
 :func:`privacy_loss_randomized_response`. :func:`adaptive_integral` (adaptive
@@ -10,6 +12,7 @@ quadrature split at given points; public, not re-exported) is shared with
 :mod:`dpnotes.privacy_loss.expressions`.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -17,6 +20,7 @@ from scipy import integrate
 from scipy.special import ndtr
 
 from .._validation import check_interval, check_pmf_pair, check_positive, named_shapes
+from .laws import AtomicLossLaw, GaussianLossLaw, LaplaceLossLaw, LossLaw
 
 
 class PrivacyLoss:
@@ -32,16 +36,24 @@ class PrivacyLoss:
     functions ``sf(z) = P_{Y~P}[ℓ(Y) > z]`` and ``sf_q(z) = P_{Y~Q}[ℓ(Y) > z]``
     (the latter is P[−Z' > z] for Z' = PrivLoss(Q‖P)), where ℓ(y) = log(P(y)/Q(y))
     is the privacy loss at output y. The δ functions of this module use these
-    two descriptions independently.
+    two descriptions independently. ``law`` is the same law of Z behind the
+    interface of :class:`~dpnotes.privacy_loss.laws.LossLaw` (masses of loss
+    intervals under P and Q, log-density, atoms), which
+    :func:`dpnotes.pld.pld_from_privacy_loss` discretises; ``sf`` and ``sf_q``
+    are kept as their own closed forms (the law's tail masses are computed
+    differently and would differ in the last digits).
 
     References
     ----------
     Seed 002, S2-01 (definition); Dwork & Rothblum (2016); Sommer, Meiser & Mohammadi (2019).
     """
 
-    def __init__(self, name, *, log_p, log_q, sample_y, sf, sf_q, atoms=(), masses=(),
+    def __init__(self, name, *, log_p, log_q, sample_y, sf, sf_q, law, atoms=(), masses=(),
                  density=None, density_range=None, y_points=(), y_scale=1.0, pmfs=None):
+        if not isinstance(law, LossLaw):
+            raise TypeError(f"law must be a LossLaw (got {type(law).__name__})")
         self.name = name
+        self.law = law
         self.log_p = log_p
         self.log_q = log_q
         self.sample_y = sample_y
@@ -143,6 +155,7 @@ def privacy_loss_gaussian(sigma, sensitivity=1.0):
         sf_q=lambda z: ndtr((-m - np.asarray(z, float)) / s),
         density=lambda z: np.exp(-0.5 * ((z - m) / s) ** 2) / (s * np.sqrt(2.0 * np.pi)),
         density_range=(m - 80.0 * s, m + 80.0 * s),  # e^{-3200}: beyond double precision
+        law=GaussianLossLaw(mu),
         y_points=(0.0, d),
         y_scale=sigma,
     )
@@ -209,6 +222,7 @@ def privacy_loss_laplace(scale, sensitivity=1.0):
         masses=(0.5 * np.exp(-t), 0.5),
         density=lambda z: 0.25 * np.exp(0.5 * (z - t)),
         density_range=(-t, t),
+        law=LaplaceLossLaw(t),
         y_points=(0.0, d),
         y_scale=b,
     )
@@ -271,6 +285,7 @@ def privacy_loss_discrete(p, q):
         sf_q=sf_q,
         atoms=z[on],
         masses=p[on],
+        law=AtomicLossLaw(zip(z[on].tolist(), p[on].tolist())),
         pmfs=(p, q),
     )
 
@@ -303,4 +318,6 @@ def privacy_loss_randomized_response(p):
     p = float(check_interval(p, "p", 0, 1, closed_low=False, closed_high=False))
     loss = privacy_loss_discrete([p, 1.0 - p], [1.0 - p, p])
     loss.name = f"randomized response(p={p:g})"
+    ell = math.log(p) - math.log1p(-p)  # log1p: as the PLD constructor has always computed it
+    loss.law = AtomicLossLaw([(ell, p), (-ell, 1.0 - p)])
     return loss

@@ -10,8 +10,6 @@ assumed error :data:`_LOG_A_RTOL`, :data:`_LOG_A_ATOL`);
 in the seed's proof (which tends to exp(c₁²c₂/2), not 0), and
 :func:`conjecture1_counterexample` shows that mixtures need not preserve the
 order of Rényi divergences.
-
-Used in: book/05-subsampling
 """
 
 import functools
@@ -21,6 +19,7 @@ import numpy as np
 from scipy.special import gammaln, logsumexp
 
 from .._validation import check_count, check_interval, check_positive, named_shapes
+from ..privacy_loss.mixture import mixture_privacy_loss
 from .moments import _log_a
 
 
@@ -34,7 +33,8 @@ _MAX_SEED_SUM = 10**7  # the most terms of claim26_seed_sum
 def _log_moment_trapezoid(alpha, q, sigma, h=0.02):
     """log A_α(q, σ) for arrays (α/σ ≤ 2000, q < 1) by one trapezoidal sum over y = x/σ.
 
-    A_α = E_Y[(1 + q(e^u − 1))^α], u = (2σY − 1)/(2σ²), Y ∼ N(0, 1). The log
+    A_α = E_Y[(1 + q(e^u − 1))^α], u = (2σY − 1)/(2σ²), Y ∼ N(0, 1), with
+    log(1 + q(e^u − 1)) from :func:`~dpnotes.privacy_loss.mixture.mixture_privacy_loss`. The log
     integrand −y²/2 + α log(1 + q(e^u − 1)) is analytic, concave near its peak
     (which lies in [0, α/σ]) with curvature of order one, so the sum on
     [−12, α/σ + 12] with spacing h = 0.02 agrees with :func:`_log_a` to ~1e-12
@@ -54,11 +54,8 @@ def _log_moment_trapezoid(alpha, q, sigma, h=0.02):
         rows = order[start:stop]
         y = -12.0 + h * np.arange(n_nodes)
         sg, qq, al = sigma[rows, None], q[rows, None], alpha[rows, None]
-        u = (2.0 * sg * y[None, :] - 1.0) / (2.0 * sg**2)
-        with np.errstate(over="ignore", divide="ignore"):
-            up = np.maximum(u, 0.0)
-            log_ratio = np.where(u < 0.0, np.log1p(qq * np.expm1(np.minimum(u, 0.0))),
-                                 up + np.log(qq + (1.0 - qq) * np.exp(-up)))
+        u = (2.0 * sg * y[None, :] - 1.0) / (2.0 * sg**2)  # the Gaussian pair's loss at x = σy
+        log_ratio = mixture_privacy_loss(u, qq)
         out[rows] = logsumexp(-0.5 * y[None, :] ** 2 + al * log_ratio, axis=1) + np.log(h) - 0.5 * np.log(2.0 * np.pi)
         start = stop
     return out
