@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_bool, check_choice, check_interval, check_positive
+from .._validation import check_bool, check_choice, check_interval, check_positive, named_shapes
 from ..privacy_loss.laws import AtomicLossLaw, LossLaw
 from .grid import _EPS, _MAX_POINTS, LossGrid, _check_points
 
@@ -31,6 +31,7 @@ _GL_WEIGHTS = 0.5 * _GL_WEIGHTS
 _MAX_LOG_SPREAD = 4.0
 
 
+@named_shapes
 def discretise_loss_law(law, *, interval, pessimistic, method, tail_mass):
     r"""A :class:`~dpnotes.pld.grid.LossGrid` for one direction of a mechanism with loss law ``law``.
 
@@ -71,8 +72,8 @@ def discretise_loss_law(law, *, interval, pessimistic, method, tail_mass):
     Examples
     --------
     >>> from dpnotes.privacy_loss import privacy_loss_laplace
-    >>> g = discretise_loss_law(privacy_loss_laplace(1.0).law, interval=1e-3, pessimistic=True, method="dots",
-    ...                         tail_mass=1e-16)
+    >>> law = privacy_loss_laplace(1.0).law
+    >>> g = discretise_loss_law(law, interval=1e-3, pessimistic=True, method="dots", tail_mass=1e-16)
     >>> round(float(g.delta(0.5)), 4)  # 1 − e^{−1/4}
     0.2212
     """
