@@ -37,6 +37,8 @@ _T = 60.0
 # Small regime (A − 1 < e^{_SMALL_LOG} − 1): integrate A − 1 over a wide window.
 _SMALL_LOG = 1e-3
 _T_SMALL = 95.0
+# Orders whose whole window [−σ√(2_T), α + σ√(2_T)] needs at most this many nodes skip the window search.
+_MAX_WIDE_NODES = 4096
 
 
 # ----------------------------------------------------------------------------
@@ -174,13 +176,18 @@ def _log_a_quad(alpha, q, sigma):
     def log_f(z, a=alpha):
         return -0.5 * t * z * z + a[:, None] * _ell(z, q, t) + norm
 
-    (lo1, hi1), (lo2, hi2, two) = _windows_forward(alpha, q, t, sigma, _T)
-    out = _trapezoid_log(log_f, lo1, hi1, _node_count(hi1 - lo1, d))
-    if np.any(two):
-        sel = np.flatnonzero(two)
-        extra = _trapezoid_log(lambda z: log_f(z, alpha[sel]), lo2[sel], hi2[sel],
-                               _node_count(hi2[sel] - lo2[sel], d))
-        out[sel] = np.logaddexp(out[sel], extra)
+    out = np.empty_like(alpha)
+    B = sigma * np.sqrt(2.0 * _T)
+    # [−B, α + B] holds every z with h(z) ≥ max h − _T (h rises on z < 0 at least as −z²/(2σ²) falls, and
+    # falls on z > α at least as fast): where that window needs few nodes, no window search is needed
+    wide = (alpha + 2.0 * B) / d <= _MAX_WIDE_NODES
+    if np.any(wide):
+        a = alpha[wide]
+        lo, hi = np.full(a.shape, -B), a + B
+        out[wide] = _trapezoid_log(lambda z: log_f(z, a), lo, hi, _node_count(hi - lo, d))
+    if not np.all(wide):
+        narrow = np.flatnonzero(~wide)
+        out[narrow] = _log_a_quad_windows(alpha[narrow], q, t, sigma, d, log_f)
     small = out < _SMALL_LOG
     if np.any(small):
         a = alpha[small]
@@ -197,6 +204,18 @@ def _log_a_quad(alpha, q, sigma):
         lo, hi = np.full(a.shape, -B), a + 1.0 + B
         log_am1 = _trapezoid_log(log_g, lo, hi, _node_count(hi - lo, 0.7 * d))
         out[small] = np.logaddexp(0.0, log_am1)
+    return out
+
+
+def _log_a_quad_windows(alpha, q, t, sigma, d, log_f):
+    """log A_α by the trapezoidal rule on the (at most two) windows of :func:`_windows_forward`."""
+    (lo1, hi1), (lo2, hi2, two) = _windows_forward(alpha, q, t, sigma, _T)
+    out = _trapezoid_log(lambda z: log_f(z, alpha), lo1, hi1, _node_count(hi1 - lo1, d))
+    if np.any(two):
+        sel = np.flatnonzero(two)
+        extra = _trapezoid_log(lambda z: log_f(z, alpha[sel]), lo2[sel], hi2[sel],
+                               _node_count(hi2[sel] - lo2[sel], d))
+        out[sel] = np.logaddexp(out[sel], extra)
     return out
 
 
