@@ -16,16 +16,18 @@ def log_expm1(x):
 
 
 def _horner(x, coeffs):
-    out = np.zeros_like(x)
-    for c in coeffs[::-1]:
-        out = out * x + c
+    out = np.full_like(x, coeffs[-1])
+    for c in coeffs[-2::-1]:
+        out *= x
+        out += c
     return out
 
 
+# Both series are used for |x| < 1 only; n ≤ 21 leaves a relative error below 2(n − 1)/n! < 10⁻¹⁹ there.
 # φ(ℓ) = e^ℓ(ℓ − 1) + 1 = Σ_{n≥2} (n − 1) ℓⁿ / n!   (|ℓ| < 1: series)
-_PHI_COEFFS = np.array([(n - 1) / np.exp(gammaln(n + 1)) for n in range(2, 32)])
+_PHI_COEFFS = np.array([(n - 1) / np.exp(gammaln(n + 1)) for n in range(2, 22)])
 # ψ(v) = e^v − 1 − v = Σ_{n≥2} vⁿ / n!               (|v| < 1: series)
-_PSI_COEFFS = np.array([1.0 / np.exp(gammaln(n + 1)) for n in range(2, 32)])
+_PSI_COEFFS = np.array([1.0 / np.exp(gammaln(n + 1)) for n in range(2, 22)])
 
 
 def log_phi(ell):

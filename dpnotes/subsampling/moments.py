@@ -48,10 +48,12 @@ _MAX_WIDE_NODES = 4096
 def _ell(z, q, t):
     """ℓ(z) = log(1 − q + q e^{L}), L = (z − ½)/σ² (t = 1/σ²): the log-likelihood ratio of the mixture."""
     L = (z - 0.5) * t
+    far = L >= 30.0
     with np.errstate(over="ignore", invalid="ignore"):
         near = np.log1p(q * np.expm1(np.minimum(L, 30.0)))
-        far = np.logaddexp(np.log1p(-q), np.log(q) + L)
-    return np.where(L < 30.0, near, far)
+        if not np.any(far):
+            return near
+        return np.where(far, np.logaddexp(np.log1p(-q), np.log(q) + L), near)
 
 
 def _spacing(sigma):

@@ -55,8 +55,9 @@ ORDER_LADDER = np.array([1.001, 1.002, 1.005, 1.01, 1.02, 1.05, 1.1, 1.25, 1.5,
 ORDER_LADDER.setflags(write=False)
 _FIRST = (9, 19)  # ladder indices of 2 and 64: the first evaluation
 _CHUNK = 6        # ladder orders added per extension
-_MAX_ROUNDS, _POINTS, _PARABOLA_STEPS = 12, 7, 2
-_RTOL, _UTOL = 1e-7, 1e-9  # stopping rule of the rounds: values, and width in log(α − 1)
+_MAX_ROUNDS, _POINTS = 16, 7
+# stopping rule of the rounds: neighbours' values, the parabola's prediction, the width in log(α − 1)
+_RTOL, _RTOL_MODEL, _UTOL = 1e-8, 1e-10, 1e-10
 
 
 def _improved_epsilon(alpha, rdp, log_delta):
@@ -91,8 +92,25 @@ def _ladder_bracket(objective):
         vals.update(zip(new, objective(ORDER_LADDER[list(new)])))
 
 
+def _vertex(u, best_u):
+    """(vertex, predicted value) of the parabola through the best point and its neighbours, or None."""
+    keys = sorted(u)
+    j = keys.index(best_u)
+    if not 0 < j < len(keys) - 1:
+        return None
+    (x0, x1, x2), (f0, f1, f2) = keys[j - 1:j + 2], [u[k] for k in keys[j - 1:j + 2]]
+    d0, d2 = (f0 - f1) / (x0 - x1), (f2 - f1) / (x2 - x1)
+    curv = (d2 - d0) / (x2 - x0)  # half the second derivative of the parabola
+    if not (curv > 0 and np.isfinite(curv)):
+        return None
+    x = 0.5 * (x1 + x2) - d2 / (2.0 * curv)  # p(x) = f1 + (x − x1)(d2 + curv(x − x2)); p'(x) = 0
+    if not x0 < x < x2:
+        return None
+    return x, f1 + (x - x1) * (d2 + curv * (x - x2))
+
+
 def _refined_minimum(objective, what):
-    """(smallest value, its order) of objective(α) over α > 1: ladder bracket, two rounds, parabola step."""
+    """(smallest value, its order) of objective(α) over α > 1: ladder bracket, then rounds (module docstring)."""
     vals, i = _ladder_bracket(objective)
     last = ORDER_LADDER.size - 1
     if i in (0, last):
@@ -102,32 +120,26 @@ def _refined_minimum(objective, what):
     # points in u = log(α − 1) with their values
     u = {float(np.log(ORDER_LADDER[k] - 1.0)): v for k, v in vals.items() if abs(k - i) <= 1}
     best_u = float(np.log(ORDER_LADDER[i] - 1.0))
+    predicted = None  # (vertex, predicted value) evaluated in the last round
     for _ in range(_MAX_ROUNDS):
         keys = sorted(u)
         j = keys.index(best_u)
         a, b = keys[max(j - 1, 0)], keys[min(j + 1, len(keys) - 1)]
-        # stop once both neighbours are within the tolerance of the best value (a smooth minimum or a
-        # corner located to that accuracy); the parabola steps below then polish a smooth one
-        if max(u[a], u[b]) - u[best_u] <= _RTOL * abs(u[best_u]) + 1e-300 or b - a <= _UTOL:
+        f = u[best_u]
+        tol = _RTOL * abs(f) + 1e-300
+        # stop when both neighbours are within the tolerance (a minimum, smooth or a corner, located to it),
+        # or when the best point is the last parabola vertex and the parabola predicted its value (smooth)
+        if max(u[a], u[b]) - f <= tol or b - a <= _UTOL:
+            break
+        if predicted is not None and predicted[0] == best_u and abs(predicted[1] - f) <= _RTOL_MODEL * abs(f):
             break
         new = np.linspace(a, b, _POINTS + 2)[1:-1]
         new = new[np.abs(new - best_u) > 1e-6 * (b - a)]  # the best point is known (a copy would shadow it)
+        predicted = _vertex(u, best_u)
+        if predicted is not None and predicted[0] not in u:
+            new = np.append(new, predicted[0])
         u.update(zip(new.tolist(), objective(1.0 + np.exp(new))))
         u = {k: v for k, v in u.items() if a <= k <= b}
-        best_u = min(u, key=u.get)
-    for _ in range(_PARABOLA_STEPS):
-        keys = sorted(u)
-        j = keys.index(best_u)
-        if not 0 < j < len(keys) - 1:
-            break
-        (x0, x1, x2), (f0, f1, f2) = keys[j - 1:j + 2], [u[k] for k in keys[j - 1:j + 2]]
-        den = (x1 - x0) * (f1 - f2) - (x1 - x2) * (f1 - f0)
-        if not (den != 0 and np.isfinite(den)):
-            break
-        x = x1 - 0.5 * ((x1 - x0) ** 2 * (f1 - f2) - (x1 - x2) ** 2 * (f1 - f0)) / den
-        if not (x0 < x < x2) or x in u:
-            break
-        u[x] = float(objective(np.array([1.0 + np.exp(x)]))[0])
         best_u = min(u, key=u.get)
     return u[best_u], 1.0 + float(np.exp(best_u))
 
