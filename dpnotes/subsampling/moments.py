@@ -196,21 +196,29 @@ def _log_a_quad(alpha, q, sigma):
         out[narrow] = _log_a_quad_windows(alpha[narrow], q, t, sigma, d, log_f)
     small = out < _SMALL_LOG
     if np.any(small):
-        a = alpha[small]
-        beta = a - 1.0
-        B = sigma * np.sqrt(2.0 * _T_SMALL)
-
-        def log_g(z):
-            ell = _ell(z, q, t)
-            with np.errstate(divide="ignore"):
-                lg = np.logaddexp(np.log(beta)[:, None] + log_phi(ell),
-                                  ell + log_psi(beta[:, None] * ell))
-            return -0.5 * t * z * z + norm + lg
-
-        lo, hi = np.full(a.shape, -B), a + 1.0 + B
-        log_am1 = _trapezoid_log(log_g, lo, hi, _node_count(hi - lo, 0.7 * d))
-        out[small] = np.logaddexp(0.0, log_am1)
+        out[small] = _log_a_quad_small(alpha[small], q, sigma)
     return out
+
+
+def _log_a_quad_small(alpha, q, sigma):
+    """log A_α = log(1 + (A_α − 1)) with A_α − 1 the trapezoidal integral of the non-negative g (any α > 1);
+    what :func:`_log_a_quad` uses where A_α − 1 < e^{_SMALL_LOG} − 1."""
+    t = 1.0 / sigma ** 2
+    d = _spacing(sigma)
+    norm = -np.log(sigma) - _LOG_SQRT_2PI
+    beta = alpha - 1.0
+    B = sigma * np.sqrt(2.0 * _T_SMALL)
+
+    def log_g(z):
+        ell = _ell(z, q, t)
+        with np.errstate(divide="ignore"):
+            lg = np.logaddexp(np.log(beta)[:, None] + log_phi(ell),
+                              ell + log_psi(beta[:, None] * ell))
+        return -0.5 * t * z * z + norm + lg
+
+    lo, hi = np.full(alpha.shape, -B), alpha + 1.0 + B
+    log_am1 = _trapezoid_log(log_g, lo, hi, _node_count(hi - lo, 0.7 * d))
+    return np.logaddexp(0.0, log_am1)
 
 
 def _log_a_quad_windows(alpha, q, t, sigma, d, log_f):
