@@ -124,13 +124,16 @@ def _refined_minimum(objective, what):
         warnings.warn(f"the order minimising {what} is at the edge of the search range "
                       f"[{ORDER_LADDER[0]:g}, {ORDER_LADDER[-1]:g}] (α = {ORDER_LADDER[i]:g}); pass a wider "
                       "grid as `orders`", OrderGridWarning, stacklevel=4)
-    # points in u = log(α − 1) with their values
+    # points in u = log(α − 1) with their values, and the orders evaluated there
     u = {float(np.log(ORDER_LADDER[k] - 1.0)): v for k, v in vals.items() if abs(k - i) <= 1}
+    order = {float(np.log(ORDER_LADDER[k] - 1.0)): float(ORDER_LADDER[k]) for k in vals}
     lo, hi = ORDER_LADDER[max(i - 1, 0)], ORDER_LADDER[min(i + 1, last)]
     if lo >= 2.0 and hi - lo > 2.0 and (hi * hi - lo * lo) / 2.0 <= _MAX_BINOMIAL_TERMS:
         # every integer order of the bracket by the binomial sum (exact, and cheap at these orders)
         ints = np.setdiff1d(np.arange(lo + 1.0, hi), ORDER_LADDER[i:i + 1])
-        u.update(zip(np.log(ints - 1.0).tolist(), objective(ints)))
+        keys = np.log(ints - 1.0).tolist()
+        u.update(zip(keys, objective(ints)))
+        order.update(zip(keys, ints.tolist()))
     best_u = min(u, key=u.get)
     predicted = None  # (vertex, predicted value) evaluated in the last round
     for _ in range(_MAX_ROUNDS):
@@ -154,10 +157,12 @@ def _refined_minimum(objective, what):
         predicted = _vertex(u, best_u)
         if predicted is not None and predicted[0] not in u:
             new = np.append(new, predicted[0])
-        u.update(zip(new.tolist(), objective(1.0 + np.exp(new))))
+        alphas = 1.0 + np.exp(new)
+        u.update(zip(new.tolist(), objective(alphas)))
+        order.update(zip(new.tolist(), alphas.tolist()))
         u = {k: v for k, v in u.items() if a <= k <= b}
         best_u = min(u, key=u.get)
-    return u[best_u], 1.0 + float(np.exp(best_u))
+    return u[best_u], order[best_u]
 
 
 def _composed_rdp(q, sigma, steps):
