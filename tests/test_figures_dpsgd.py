@@ -47,7 +47,7 @@ def test_s4_17_plotted_routes_match_the_package():
             else:
                 assert tr.y[i] == pytest.approx(ref, rel=1e-10)
             if name == "rdp":  # the grid value is not below the searched one
-                assert searched * (1 - 1e-12) <= tr.y[i]
+                assert searched * (1 - 1e-8) <= tr.y[i]
 
 
 def test_s4_15_route3_drawn_at_the_cap_where_it_does_not_apply():
