@@ -233,7 +233,7 @@ def _log_a_quad_windows(alpha, q, t, sigma, d, log_f):
     return out
 
 
-def _log_a_shared_grid(q, sigma, alpha_max, small_log=_SMALL_LOG, max_nodes=20_000):
+def _log_a_shared_grid(q, sigma, alpha_max, max_nodes=20_000):
     """α ↦ log A_α for fractional orders 1 < α ≤ ``alpha_max``, by the trapezoidal rule on one grid of z
     shared by every order and every call (None when that grid would need more than ``max_nodes`` nodes).
 
@@ -241,9 +241,10 @@ def _log_a_shared_grid(q, sigma, alpha_max, small_log=_SMALL_LOG, max_nodes=20_0
     window and is at least as fine as the step that :func:`_log_a_quad` uses for each α ≤ α_max, in both of
     its passes (the plain integrand, and the non-negative one for A_α − 1 when that is below
     e^{_SMALL_LOG} − 1), so it gives the same values to rounding; what is shared (ℓ(z), the Gaussian
-    factor, log φ(ℓ)) is computed once, which makes a call a few numpy operations. A ``small_log`` below
-    _SMALL_LOG keeps the plain integrand down to log A_α = small_log, where it is accurate to a few
-    units of 10⁻¹⁵ absolute (≈ 3·10⁻¹⁵/small_log relative): enough to locate a minimum, not for a result.
+    factor, log φ(ℓ)) is computed once, which makes a call a few numpy operations. The returned
+    function takes ``small_log`` (default _SMALL_LOG): below _SMALL_LOG it keeps the plain integrand down
+    to log A_α = small_log, accurate there to a few units of 10⁻¹⁵ absolute (≈ 3·10⁻¹⁵/small_log
+    relative): enough to locate a minimum, not for a result.
     """
     t = 1.0 / sigma ** 2
     B = sigma * np.sqrt(2.0 * _T_SMALL)
@@ -262,7 +263,7 @@ def _log_a_shared_grid(q, sigma, alpha_max, small_log=_SMALL_LOG, max_nodes=20_0
         peak = np.max(v, axis=1)
         return np.log(np.sum(np.exp(v - peak[:, None]), axis=1)) + peak
 
-    def log_a(alpha):
+    def log_a(alpha, small_log=_SMALL_LOG):
         out = log_sum(base + alpha[:, None] * ell)
         small = out < small_log
         if np.any(small):
