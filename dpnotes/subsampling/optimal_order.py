@@ -67,6 +67,7 @@ ORDER_LADDER.setflags(write=False)
 _FIRST = (9, 19)  # ladder indices of 2 and 64: the first evaluation
 _CHUNK = 6        # ladder orders added per extension
 _MAX_ROUNDS, _POINTS = 16, 7
+_FRACTIONS = np.arange(1, _POINTS + 1) / (_POINTS + 1)  # the orders of a round inside its interval
 # stopping rule of the rounds: neighbours' values, the parabola's prediction, the width in log(α − 1)
 _RTOL, _RTOL_MODEL, _UTOL = 1e-8, 1e-8, 1e-10
 _SEARCH_SMALL_LOG = 1e-6  # the rounds' plain integrand down to log A_α = 1e-6: values to ≈ 3·10⁻⁹
@@ -159,7 +160,7 @@ def _refined_minimum(objective, what, shared_objective=None):
         if predicted is not None and predicted[0] == best_u:
             # the last vertex is the best point: the next seven orders go around it, four times closer
             lo, hi = max(a, best_u - (b - a) / 8.0), min(b, best_u + (b - a) / 8.0)
-        new = np.linspace(lo, hi, _POINTS + 2)[1:-1]
+        new = lo + (hi - lo) * _FRACTIONS
         new = new[np.abs(new - best_u) > 1e-6 * (hi - lo)]  # the best point is known (a copy would shadow it)
         predicted = _vertex(u, best_u)
         if predicted is not None and predicted[0] not in u:
