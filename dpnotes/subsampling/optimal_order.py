@@ -27,9 +27,10 @@ conversion over the *continuous* curve (fractional orders are exact, see
    curve turns up within a fraction of an order), which the rounds locate
    where the parabola does not.
 
-The result is the smallest value met, at an order where the RDP was
-evaluated exactly, so it is a valid bound whatever the search found, and it
-is never above the value on the ladder. The search assumes one minimum in the
+The result is the exact value at the order the search found (or at a
+bracketing ladder order, if that is smaller), so it is a valid bound whatever
+the search found, and it is never above the ladder's values around the
+minimum. The search assumes one minimum in the
 bracket (a local search); on the tests' grid it is not above the value on
 :data:`dpnotes.orders.DEFAULT_ORDERS` (to 10⁻⁸) and agrees with a bounded
 Brent search to 10⁻⁸. About 30–75 orders are evaluated instead of a grid's
