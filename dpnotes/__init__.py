@@ -39,7 +39,7 @@ from .properties import (
 from .subsampling import (
     rdp_subsampled_gaussian, log_moment_subsampled_gaussian, rdp_subsampled_gaussian_reverse, rdp_subsampled,
     rdp_subsampled_relaxed, claim26_constant, claim26_constant_bracket, claim26_seed_sum,
-    conjecture1_counterexample,
+    conjecture1_counterexample, ORDER_LADDER, epsilon_rdp_subsampled_gaussian, delta_rdp_subsampled_gaussian,
 )
 from .convolution import (
     rdp_convolution_bound, laplace_sum_logpdf, rdp_laplace_convolution, laplace_convolution_table,
@@ -102,6 +102,7 @@ __all__ = [
     "randomized_response_decomposition", "bayesian_event_probability", "posterior_bound", "rdp_subsampled_gaussian",
     "log_moment_subsampled_gaussian", "rdp_subsampled_gaussian_reverse", "rdp_subsampled", "rdp_subsampled_relaxed",
     "claim26_constant", "claim26_constant_bracket", "claim26_seed_sum", "conjecture1_counterexample",
+    "ORDER_LADDER", "epsilon_rdp_subsampled_gaussian", "delta_rdp_subsampled_gaussian",
     "rdp_convolution_bound", "laplace_sum_logpdf", "rdp_laplace_convolution", "laplace_convolution_table",
     "rdp_discrete_shift", "discrete_shift_table", "rdp_discrete_convolution_shift", "renyi_shift_sup",
     "shifted_renyi_location", "shift_increments", "shift_reduction_bound", "optimal_shift_increments",

@@ -114,9 +114,11 @@ def dpsgd_epsilon_of(q, sigma, steps, delta):
     .. math:: \varepsilon = \min_{\alpha}\ \Big[T\,\varepsilon_{q,\sigma}(\alpha)
               + \log\frac{\alpha-1}{\alpha} - \frac{\log\delta + \log\alpha}{\alpha-1}\Big]
 
-    over ``DEFAULT_ORDERS``; ε_{q,σ}(α) is the exact RDP of the Poisson-subsampled
-    Gaussian (:func:`dpnotes.subsampling.rdp_subsampled_gaussian`); computed by
-    :func:`dpnotes.dpsgd.dpsgd_epsilon` (``route="rdp"``).
+    over the order α (searched on the exact curve, fractional orders included);
+    ε_{q,σ}(α) is the exact RDP of the Poisson-subsampled Gaussian
+    (:func:`dpnotes.subsampling.rdp_subsampled_gaussian`); computed by
+    :func:`dpnotes.dpsgd.dpsgd_epsilon` (``route="rdp"``, its default search,
+    :func:`dpnotes.subsampling.epsilon_rdp_subsampled_gaussian`).
 
     Parameters
     ----------

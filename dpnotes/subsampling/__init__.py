@@ -27,6 +27,10 @@ The package, stage by stage (each module's docstring says more):
 ``generic``
     the generic bound of Claim 24 (:func:`rdp_subsampled`) and its
     relaxation.
+``optimal_order``
+    ε (δ) of T composed steps at the best order, searched on the exact
+    curve (:func:`epsilon_rdp_subsampled_gaussian`): the fast default of
+    the DP-SGD "rdp" route.
 ``claim26``
     the constant K(c₁, c₂) of Claim 26 (certified bracket), the sum in the
     seed's proof, and the counterexample to Conjecture 1.
@@ -40,6 +44,7 @@ from .sampled_gaussian import (
     rdp_subsampled_gaussian_reverse,
 )
 from .generic import rdp_subsampled, rdp_subsampled_relaxed
+from .optimal_order import ORDER_LADDER, delta_rdp_subsampled_gaussian, epsilon_rdp_subsampled_gaussian
 from .claim26 import (
     claim26_constant,
     claim26_constant_bracket,
@@ -57,4 +62,7 @@ __all__ = [
     "claim26_constant_bracket",
     "claim26_seed_sum",
     "conjecture1_counterexample",
+    "ORDER_LADDER",
+    "epsilon_rdp_subsampled_gaussian",
+    "delta_rdp_subsampled_gaussian",
 ]
