@@ -29,7 +29,6 @@ from ._validation import (
     check_delta,
     check_nonnegative,
     check_order,
-    check_positive,
     check_real,
     named_shapes,
     scalar_or_array,

@@ -46,12 +46,9 @@ than any fixed grid, at a tenth of the cost.
 Steps and epochs: one epoch is 1/q steps in expectation, so
 ``steps = ceil(epochs / q)`` (:func:`steps_from_epochs`, the rounding
 TensorFlow Privacy's ``compute_dp_sgd_privacy`` uses).
-
-Used in: book/06-dpsgd
 """
 
 import math
-import warnings
 from functools import lru_cache
 
 import numpy as np
@@ -61,7 +58,6 @@ from ._validation import (
     check_choice,
     check_count,
     check_delta,
-    check_interval,
     check_noise_multiplier,
     check_nonnegative,
     check_order,
@@ -71,7 +67,7 @@ from ._validation import (
     named_shapes,
 )
 from .composition import epsilon_advanced_composition
-from .conversion import OrderGridWarning, delta_from_rdp, epsilon_from_rdp
+from .conversion import delta_from_rdp, epsilon_from_rdp
 from .orders import DEFAULT_ORDERS
 from .pld import dpsgd_delta_pld, dpsgd_epsilon_pld
 from .privacy_loss import epsilon_gaussian

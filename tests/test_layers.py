@@ -130,9 +130,6 @@ PRIVATE_IMPORTS_TO_REMOVE = {
     "dpnotes.pld.dpsgd imports dpnotes.pld.grid._DEFAULT_TAIL",  # to remove
     "dpnotes.pld.dpsgd imports dpnotes.pld.grid._check_points",  # to remove
     "dpnotes.pld.dpsgd imports dpnotes.pld.grid._check_tail_mass",  # to remove
-    "dpnotes.subsampling.claim26 imports dpnotes.subsampling.moments._log_a",  # to remove
-    "dpnotes.subsampling.sampled_gaussian imports dpnotes.subsampling.moments._log_a",  # to remove
-    "dpnotes.subsampling.sampled_gaussian imports dpnotes.subsampling.moments._log_b_quad",  # to remove
 }
 
 

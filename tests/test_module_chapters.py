@@ -15,16 +15,11 @@ _spec.loader.exec_module(module_chapters)
 # Module docstrings still carrying a hand-written "Used in:" line, in files other work is changing.
 # Empty this list; do not add to it.
 USED_IN_TO_REMOVE = {
-    "dpnotes/dpsgd.py",  # to remove
     "dpnotes/figures/pld.py",  # to remove
     "dpnotes/pld/__init__.py",  # to remove
     "dpnotes/pld/distribution.py",  # to remove
     "dpnotes/pld/dpsgd.py",  # to remove
     "dpnotes/pld/grid.py",  # to remove
-    "dpnotes/subsampling/__init__.py",  # to remove
-    "dpnotes/subsampling/generic.py",  # to remove
-    "dpnotes/subsampling/moments.py",  # to remove
-    "dpnotes/subsampling/sampled_gaussian.py",  # to remove
 }
 
 

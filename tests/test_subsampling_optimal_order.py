@@ -132,15 +132,15 @@ def test_zero_rate_and_bad_arguments():
 
 @pytest.mark.parametrize("alpha", [1.01, 2.5, 17.37, 32.5])
 def test_shared_grid_matches_mpmath_quadrature(alpha):
-    """The rounds' shared trapezoid grid (moments._log_a_shared_grid) against a 50-digit mpmath quadrature
+    """The rounds' shared trapezoid grid (moments.log_a_shared_grid) against a 50-digit mpmath quadrature
     (test_subsampling.mp_log_a_quad): 1e-10 relative with the full-precision integrand, 1e-8 in the
     search mode (plain integrand down to log A = 1e-6)."""
-    from dpnotes.subsampling.moments import _log_a_shared_grid
+    from dpnotes.subsampling.moments import log_a_shared_grid
     from test_subsampling import mp_log_a_quad
 
     for q in (1e-6, 1e-3, 0.05):
         for sigma in (0.8, 4.0, 100.0):
-            log_a = _log_a_shared_grid(q, sigma, 1.5 * alpha)
+            log_a = log_a_shared_grid(q, sigma, 1.5 * alpha)
             ref = float(mp_log_a_quad(alpha, q, sigma))
             got = log_a(np.array([alpha]))[0]
             assert got == pytest.approx(ref, rel=1e-10), (q, sigma)

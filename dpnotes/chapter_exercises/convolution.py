@@ -1,7 +1,6 @@
 """Exercises of the chapter on repeated noise addition, with answers computed by the package.
 """
 
-import numpy as np
 import sympy as sp
 
 from ..convolution import rdp_convolution_bound, rdp_discrete_shift

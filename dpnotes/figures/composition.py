@@ -18,7 +18,7 @@ from ..composition import (
     laplace_scale_for_queries,
     rdp_composition,
 )
-from ..conversion import epsilon_from_rdp, epsilon_from_zcdp
+from ..conversion import epsilon_from_rdp
 from ..orders import DEFAULT_ORDERS
 from ..privacy_loss import exact_epsilon_rr_composition
 from ..rdp import rdp_randomized_response

@@ -14,7 +14,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..composition import epsilon_advanced_composition
 from ..conversion import epsilon_from_rdp
 from ..dpsgd import ROUTE3_ORDERS, rdp_route3, route_applicable
 from ..orders import DEFAULT_ORDERS

@@ -18,7 +18,7 @@ from ..privacy_loss import (
 )
 from ..properties import bayesian_event_probability, moment_difference_bound, posterior_bound, pure_dp_rdp_bound
 from ..rdp import rdp_laplace
-from ..tradeoff import tradeoff_discrete, tradeoff_epsilon_delta, tradeoff_gaussian, tradeoff_laplace
+from ..tradeoff import tradeoff_discrete, tradeoff_gaussian, tradeoff_laplace
 from ..widgets import Figure, Slider, Trace
 from .foundations import ALPHAS, region_vertices
 

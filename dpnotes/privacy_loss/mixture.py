@@ -73,13 +73,39 @@ def mixture_privacy_loss(u, q):
     >>> round(float(mixture_privacy_loss(2.0, 0.5)), 12) == round(float(np.log(0.5 + 0.5 * np.e**2)), 12)
     True
     """
-    u = check_real(u, "u")
-    q = check_probability(q, "q")
+    return mixture_privacy_loss_unchecked(check_real(u, "u"), check_probability(q, "q"))
+
+
+def mixture_privacy_loss_unchecked(u, q):
+    r""":func:`mixture_privacy_loss` without the argument checks, for inner loops.
+
+    The same two forms, the same choice between them; the second is evaluated only
+    where it is used. The caller guarantees u is a float array without NaN and
+    q ∈ [0, 1] (as the quadratures of :mod:`dpnotes.subsampling.moments` do).
+
+    Parameters
+    ----------
+    u : ndarray of float
+    q : float or ndarray of float
+
+    Returns
+    -------
+    ndarray
+        log(1 − q + q e^u).
+
+    Examples
+    --------
+    >>> float(mixture_privacy_loss_unchecked(np.array(0.0), 0.3))
+    0.0
+    """
+    u = np.asarray(u, float)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         t = q * np.expm1(np.minimum(u, _FAR))
         near = np.log1p(t)
-        far = np.logaddexp(np.log1p(-q), np.log(q) + u)
-    return np.where((u < _FAR) & (t >= -0.5), near, far)
+        use_far = (u >= _FAR) | (t < -0.5)
+        if not np.any(use_far):
+            return near
+        return np.where(use_far, np.logaddexp(np.log1p(-q), np.log(q) + u), near)
 
 
 def log_mixture_ratio(x, q, sigma):

@@ -34,8 +34,6 @@ The package, stage by stage (each module's docstring says more):
 ``claim26``
     the constant K(c₁, c₂) of Claim 26 (certified bracket), the sum in the
     seed's proof, and the counterexample to Conjecture 1.
-
-Used in: book/05-subsampling
 """
 
 from .sampled_gaussian import (

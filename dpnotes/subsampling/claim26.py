@@ -4,7 +4,7 @@ r"""Claim 26 and Conjecture 1 of seed 004: the constant K(c₁, c₂), the seed'
 K(c₁, c₂) = sup_σ A_{c₂σ²}(c₁/σ, σ) by bisecting σ-cells in order of a
 monotonicity bound (:func:`_claim26_bracket`), with the moments computed by
 one trapezoidal sum (:func:`_log_moment_trapezoid`) or by
-:func:`dpnotes.subsampling.moments._log_a` (:func:`_claim26_log_moments`,
+:func:`dpnotes.subsampling.moments.log_a_sampled_gaussian` (:func:`_claim26_log_moments`,
 assumed error :data:`_LOG_A_RTOL`, :data:`_LOG_A_ATOL`);
 :func:`claim26_constant` is its upper end. :func:`claim26_seed_sum` is the sum
 in the seed's proof (which tends to exp(c₁²c₂/2), not 0), and
@@ -20,7 +20,7 @@ from scipy.special import gammaln, logsumexp
 
 from .._validation import check_count, check_interval, check_positive, named_shapes
 from ..privacy_loss.mixture import mixture_privacy_loss
-from .moments import _log_a
+from .moments import log_a_sampled_gaussian
 
 
 _MAX_SEED_SUM = 10**7  # the most terms of claim26_seed_sum
@@ -37,7 +37,7 @@ def _log_moment_trapezoid(alpha, q, sigma, h=0.02):
     log(1 + q(e^u − 1)) from :func:`~dpnotes.privacy_loss.mixture.mixture_privacy_loss`. The log
     integrand −y²/2 + α log(1 + q(e^u − 1)) is analytic, concave near its peak
     (which lies in [0, α/σ]) with curvature of order one, so the sum on
-    [−12, α/σ + 12] with spacing h = 0.02 agrees with :func:`_log_a` to ~1e-12
+    [−12, α/σ + 12] with spacing h = 0.02 agrees with :func:`log_a_sampled_gaussian` to ~1e-12
     (the tests check it). Rows are summed in chunks of bounded memory.
     """
     out = np.empty_like(alpha)
@@ -71,12 +71,12 @@ def _claim26_log_moments(alpha, q, sigma):
     if np.any(fast):
         out[fast] = _log_moment_trapezoid(alpha[fast], q[fast], sigma[fast])
     for i in np.flatnonzero(~plain & ~fast):
-        out[i] = _log_a(alpha[i:i + 1], float(q[i]), float(sigma[i]))[0]
+        out[i] = log_a_sampled_gaussian(alpha[i:i + 1], float(q[i]), float(sigma[i]))[0]
     return out
 
 
 # assumed error of the computed log A_α (relative, plus an absolute floor for log A near 0):
-# the trapezoidal sum and _log_a agree with 30-digit mpmath to ~1e-12 (see the tests)
+# the trapezoidal sum and log_a_sampled_gaussian agree with 30-digit mpmath to ~1e-12 (see the tests)
 _LOG_A_RTOL, _LOG_A_ATOL = 1e-10, 1e-12
 
 

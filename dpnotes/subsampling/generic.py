@@ -6,8 +6,6 @@ that of the mechanism run on a subsample drawn without replacement at rate q
 1 + x ≤ e^x, of order qε(α). Both take the inner curve as values or as a
 callable (:func:`_rho_at`). The bound gains a factor q, against q² for the exact
 sampled Gaussian (:mod:`dpnotes.subsampling.sampled_gaussian`).
-
-Used in: book/05-subsampling
 """
 
 import numpy as np

@@ -7,26 +7,25 @@ needs B_α, the same expectation with exponent 1 − α. This module computes
 both in log space, always through A_α − 1 (B_α − 1) written as a sum or
 integral of non-negative terms:
 
-* :func:`_log_a`: integer α by the binomial sum of Claim 27
+* :func:`log_a_sampled_gaussian`: integer α by the binomial sum of Claim 27
   (:func:`_log_am1_int`), fractional α by the trapezoidal rule
   (:func:`_log_a_quad`) on the (at most two) windows found by
   :func:`_windows_forward`;
-* :func:`_log_b_quad`: log B_α by the trapezoidal rule on one window.
+* :func:`log_b_quadrature`: log B_α by the trapezoidal rule on one window.
 
 The elementary helpers (the log-likelihood ratio :func:`_ell`, the step
 :func:`_spacing`, vectorised bisection :func:`_bisect`, the rule
 :func:`_trapezoid_log` and :func:`_node_count`) and the window constants
-(:data:`_T`, :data:`_SMALL_LOG`, :data:`_T_SMALL`) are here too. The public
+(:data:`_T`, :data:`SMALL_LOG`, :data:`_T_SMALL`) are here too. The public
 functions and their argument checks are in
 :mod:`dpnotes.subsampling.sampled_gaussian`.
-
-Used in: book/05-subsampling
 """
 
 import numpy as np
-from scipy.special import expit, gammaln, logsumexp
+from scipy.special import expit, gammaln
 
 from .._logspace import log_expm1, log_phi, log_psi
+from ..privacy_loss.mixture import mixture_privacy_loss_unchecked
 
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
@@ -34,8 +33,8 @@ _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 _MAX_BINOMIAL = 200_000
 # Trapezoid windows keep every z where the log-integrand is within _T of its max.
 _T = 60.0
-# Small regime (A − 1 < e^{_SMALL_LOG} − 1): integrate A − 1 over a wide window.
-_SMALL_LOG = 1e-3
+# Small regime (A − 1 < e^{SMALL_LOG} − 1): integrate A − 1 over a wide window.
+SMALL_LOG = 1e-3
 _T_SMALL = 95.0
 # Orders whose whole window [−σ√(2_T), α + σ√(2_T)] needs at most this many nodes skip the window search.
 _MAX_WIDE_NODES = 4096
@@ -47,13 +46,7 @@ _MAX_WIDE_NODES = 4096
 
 def _ell(z, q, t):
     """ℓ(z) = log(1 − q + q e^{L}), L = (z − ½)/σ² (t = 1/σ²): the log-likelihood ratio of the mixture."""
-    L = (z - 0.5) * t
-    far = L >= 30.0
-    with np.errstate(over="ignore", invalid="ignore"):
-        near = np.log1p(q * np.expm1(np.minimum(L, 30.0)))
-        if not np.any(far):
-            return near
-        return np.where(far, np.logaddexp(np.log1p(-q), np.log(q) + L), near)
+    return mixture_privacy_loss_unchecked((z - 0.5) * t, q)
 
 
 def _spacing(sigma):
@@ -194,15 +187,15 @@ def _log_a_quad(alpha, q, sigma):
     if not np.all(wide):
         narrow = np.flatnonzero(~wide)
         out[narrow] = _log_a_quad_windows(alpha[narrow], q, t, sigma, d, log_f)
-    small = out < _SMALL_LOG
+    small = out < SMALL_LOG
     if np.any(small):
-        out[small] = _log_a_quad_small(alpha[small], q, sigma)
+        out[small] = log_a_small_quadrature(alpha[small], q, sigma)
     return out
 
 
-def _log_a_quad_small(alpha, q, sigma):
+def log_a_small_quadrature(alpha, q, sigma):
     """log A_α = log(1 + (A_α − 1)) with A_α − 1 the trapezoidal integral of the non-negative g (any α > 1);
-    what :func:`_log_a_quad` uses where A_α − 1 < e^{_SMALL_LOG} − 1."""
+    what :func:`_log_a_quad` uses where A_α − 1 < e^{SMALL_LOG} − 1."""
     t = 1.0 / sigma ** 2
     d = _spacing(sigma)
     norm = -np.log(sigma) - _LOG_SQRT_2PI
@@ -233,16 +226,16 @@ def _log_a_quad_windows(alpha, q, t, sigma, d, log_f):
     return out
 
 
-def _log_a_shared_grid(q, sigma, alpha_max, max_nodes=20_000):
+def log_a_shared_grid(q, sigma, alpha_max, max_nodes=20_000):
     """α ↦ log A_α for fractional orders 1 < α ≤ ``alpha_max``, by the trapezoidal rule on one grid of z
     shared by every order and every call (None when that grid would need more than ``max_nodes`` nodes).
 
     The grid [−σ√(2·_T_SMALL), α_max + 1 + σ√(2·_T_SMALL)] with step ≤ 0.7·:func:`_spacing` contains the
     window and is at least as fine as the step that :func:`_log_a_quad` uses for each α ≤ α_max, in both of
     its passes (the plain integrand, and the non-negative one for A_α − 1 when that is below
-    e^{_SMALL_LOG} − 1), so it gives the same values to rounding; what is shared (ℓ(z), the Gaussian
+    e^{SMALL_LOG} − 1), so it gives the same values to rounding; what is shared (ℓ(z), the Gaussian
     factor, log φ(ℓ)) is computed once, which makes a call a few numpy operations. The returned
-    function takes ``small_log`` (default _SMALL_LOG): below _SMALL_LOG it keeps the plain integrand down
+    function takes ``small_log`` (default SMALL_LOG): below SMALL_LOG it keeps the plain integrand down
     to log A_α = small_log, accurate there to a few units of 10⁻¹⁵ absolute (≈ 3·10⁻¹⁵/small_log
     relative): enough to locate a minimum, not for a result.
     """
@@ -263,7 +256,7 @@ def _log_a_shared_grid(q, sigma, alpha_max, max_nodes=20_000):
         peak = np.max(v, axis=1)
         return np.log(np.sum(np.exp(v - peak[:, None]), axis=1)) + peak
 
-    def log_a(alpha, small_log=_SMALL_LOG):
+    def log_a(alpha, small_log=SMALL_LOG):
         out = log_sum(base + alpha[:, None] * ell)
         small = out < small_log
         if np.any(small):
@@ -275,7 +268,7 @@ def _log_a_shared_grid(q, sigma, alpha_max, max_nodes=20_000):
     return log_a
 
 
-def _log_a(alpha, q, sigma):
+def log_a_sampled_gaussian(alpha, q, sigma):
     """log A_α for a 1-D array of orders α > 1 and scalars 0 < q < 1, σ > 0."""
     alpha = np.asarray(alpha, dtype=float)
     out = np.empty_like(alpha)
@@ -291,7 +284,7 @@ def _log_a(alpha, q, sigma):
 # Reverse direction  N(0,σ²) ‖ (1 − q)N(0,σ²) + qN(1,σ²)
 # ----------------------------------------------------------------------------
 
-def _log_b_quad(alpha, q, sigma):
+def log_b_quadrature(alpha, q, sigma):
     """log B_α, B_α = E_{z~N(0,σ²)}[(1 − q + q e^{ℓ₁(z)})^{1−α}], ℓ₁(z) = (z − ½)/σ², trapezoidal rule.
 
     ``gam`` holds 1 − α.
@@ -316,7 +309,7 @@ def _log_b_quad(alpha, q, sigma):
         return -0.5 * t * z * z + a[:, None] * _ell(z, q, t) + norm
 
     out = _trapezoid_log(log_f, lo, hi, _node_count(hi - lo, d))
-    small = out < _SMALL_LOG
+    small = out < SMALL_LOG
     if np.any(small):
         g_ = gam[small]
         Bs = sigma * np.sqrt(2.0 * _T_SMALL)

@@ -35,8 +35,6 @@ bracket (a local search); on the tests' grid it is not above the value on
 :data:`dpnotes.orders.DEFAULT_ORDERS` (to 10⁻⁸) and agrees with a bounded
 Brent search to 10⁻⁸. About 30–75 orders are evaluated instead of a grid's
 187, in 4–11 vectorised batches.
-
-Used in: book/06-dpsgd
 """
 
 import warnings
@@ -53,8 +51,8 @@ from .._validation import (
     named_shapes,
 )
 from ..conversion import OrderGridWarning
-from .moments import _SMALL_LOG, _log_a, _log_a_quad_small, _log_a_shared_grid
-from .sampled_gaussian import _SIGMA_HIGH, _SIGMA_LOW, rdp_subsampled_gaussian
+from .moments import SMALL_LOG, log_a_sampled_gaussian, log_a_small_quadrature, log_a_shared_grid
+from .sampled_gaussian import SIGMA_HIGH, SIGMA_LOW, rdp_subsampled_gaussian
 
 __all__ = ["ORDER_LADDER", "epsilon_rdp_subsampled_gaussian", "delta_rdp_subsampled_gaussian"]
 
@@ -184,16 +182,16 @@ def _composed_rdp(q, sigma, steps):
     log A_α is convex in α and vanishes at α = 0 and 1, so it increases for α > 1: once an order gave
     A_α − 1 below the threshold of the small-value integrand, every smaller fractional order is computed
     by that integrand directly (:func:`_log_a_quad` would find the same after a first pass)."""
-    if q == 1.0 or not (_SIGMA_LOW <= sigma <= _SIGMA_HIGH):
+    if q == 1.0 or not (SIGMA_LOW <= sigma <= SIGMA_HIGH):
         return lambda alpha: steps * np.atleast_1d(rdp_subsampled_gaussian(alpha, q, sigma))
-    small_below = [1.0]  # the largest order seen with log A_α < _SMALL_LOG
+    small_below = [1.0]  # the largest order seen with log A_α < SMALL_LOG
 
     def rdp(alpha):
         if np.max(alpha) <= small_below[0] and not np.any(alpha == np.round(alpha)):
-            log_a = _log_a_quad_small(alpha, q, sigma)
+            log_a = log_a_small_quadrature(alpha, q, sigma)
         else:
-            log_a = _log_a(alpha, q, sigma)
-            small = log_a < _SMALL_LOG
+            log_a = log_a_sampled_gaussian(alpha, q, sigma)
+            small = log_a < SMALL_LOG
             if np.any(small):
                 small_below[0] = max(small_below[0], float(np.max(alpha[small])))
         return steps * (log_a / (alpha - 1.0))
@@ -202,13 +200,13 @@ def _composed_rdp(q, sigma, steps):
 
 def _shared_rdp(q, sigma, steps):
     """α_max ↦ None or (search, final): α ↦ T ε_q(α) for fractional α ≤ α_max on one shared trapezoid
-    grid (:func:`dpnotes.subsampling.moments._log_a_shared_grid`), the search keeping the plain integrand
+    grid (:func:`dpnotes.subsampling.moments.log_a_shared_grid`), the search keeping the plain integrand
     down to log A_α = 10⁻⁶, the final value with the full-precision integrand below log A_α = 10⁻³."""
-    if q == 1.0 or not (_SIGMA_LOW <= sigma <= _SIGMA_HIGH):
+    if q == 1.0 or not (SIGMA_LOW <= sigma <= SIGMA_HIGH):
         return lambda alpha_max: None
 
     def make(alpha_max):
-        log_a = _log_a_shared_grid(q, sigma, alpha_max)
+        log_a = log_a_shared_grid(q, sigma, alpha_max)
         if log_a is None:
             return None
         return (lambda alpha: steps * (log_a(alpha, _SEARCH_SMALL_LOG) / (alpha - 1.0)),

@@ -5,12 +5,10 @@ against N(0, σ²) (Mironov, Talwar and Zhang 2019; seed 004, Claim 27),
 :func:`rdp_subsampled_gaussian_reverse` the reverse divergence and
 :func:`log_moment_subsampled_gaussian` the moment log A_α behind the first.
 They check their arguments, apply the limits outside the computed range
-(σ outside [:data:`_SIGMA_LOW`, :data:`_SIGMA_HIGH`], α above
+(σ outside [:data:`SIGMA_LOW`, :data:`SIGMA_HIGH`], α above
 :data:`_ALPHA_HIGH`) and evaluate one (q, σ) pair at a time
 (:func:`_broadcast_apply`); the moments themselves come from
 :mod:`dpnotes.subsampling.moments`.
-
-Used in: book/05-subsampling
 """
 
 import numpy as np
@@ -24,7 +22,7 @@ from .._validation import (
     named_shapes,
     scalar_or_array,
 )
-from .moments import _log_a, _log_b_quad
+from .moments import log_a_sampled_gaussian, log_b_quadrature
 
 
 # ----------------------------------------------------------------------------
@@ -60,10 +58,10 @@ def log_moment_subsampled_gaussian(alpha, q, sigma):
     if np.any(alpha > _ALPHA_HIGH):
         raise ValueError(f"alpha must be ≤ {_ALPHA_HIGH:g} (got {np.max(alpha):g})")
     q = float(check_interval(q, "q", 0.0, 1.0, closed_low=False, closed_high=False))
-    sigma = float(check_interval(sigma, "sigma", _SIGMA_LOW, _SIGMA_HIGH))
+    sigma = float(check_interval(sigma, "sigma", SIGMA_LOW, SIGMA_HIGH))
     if alpha.ndim != 1:
         raise ValueError(f"alpha must be a number or a 1-D array (got shape {alpha.shape})")
-    return _log_a(alpha, q, sigma)
+    return log_a_sampled_gaussian(alpha, q, sigma)
 
 
 def _broadcast_apply(fn, alpha, q, sigma):
@@ -85,11 +83,11 @@ def _rdp_forward(alpha, q, sigma):
         return np.zeros_like(alpha)
     if q == 1.0:
         return alpha / (2.0 * sigma ** 2)
-    return _log_a(alpha, q, sigma) / (alpha - 1.0)
+    return log_a_sampled_gaussian(alpha, q, sigma) / (alpha - 1.0)
 
 
-#: outside [_SIGMA_LOW, _SIGMA_HIGH] the RDP of the subsampled Gaussian is given by its limits
-_SIGMA_LOW, _SIGMA_HIGH = 1e-100, 1e150
+#: outside [SIGMA_LOW, SIGMA_HIGH] the RDP of the subsampled Gaussian is given by its limits
+SIGMA_LOW, SIGMA_HIGH = 1e-100, 1e150
 _ALPHA_HIGH = 1e15  # beyond, the quadrature is not used (see rdp_subsampled_gaussian)
 
 
@@ -173,8 +171,8 @@ def rdp_subsampled_gaussian(alpha, q, sigma):
             raise ValueError(f"alpha must be ≤ {_ALPHA_HIGH:g} at this q and sigma (got alpha = {np.max(alpha):g}): "
                              f"beyond, only orders where the last binomial term dominates are computed")
     inner = np.where(huge, 2.0, alpha)
-    out = np.asarray(_broadcast_apply(_rdp_forward, inner, q, np.clip(sigma, _SIGMA_LOW, _SIGMA_HIGH)), dtype=float)
-    high, low = sigma > _SIGMA_HIGH, (sigma < _SIGMA_LOW) | huge
+    out = np.asarray(_broadcast_apply(_rdp_forward, inner, q, np.clip(sigma, SIGMA_LOW, SIGMA_HIGH)), dtype=float)
+    high, low = sigma > SIGMA_HIGH, (sigma < SIGMA_LOW) | huge
     if np.any(high):
         # A_α − 1 = α(α−1)q²/(2σ²)·(1 + O(α²/σ²)): the first order is exact in double precision here
         out = np.where(high, alpha * q * q / 2 * np.reciprocal(sigma) ** 2, out)
@@ -199,7 +197,7 @@ def _rdp_reverse(alpha, q, sigma):
         return np.zeros_like(alpha)
     if q == 1.0:
         return alpha / (2.0 * sigma ** 2)
-    return _log_b_quad(alpha, q, sigma) / (alpha - 1.0)
+    return log_b_quadrature(alpha, q, sigma) / (alpha - 1.0)
 
 
 @named_shapes
@@ -245,13 +243,13 @@ def rdp_subsampled_gaussian_reverse(alpha, q, sigma):
     if np.any(alpha > _ALPHA_HIGH):
         raise ValueError(f"alpha must be ≤ {_ALPHA_HIGH:g} (got {np.max(alpha):g}); the divergence is below its "
                          f"limit −log(1 − q) as α → ∞")
-    out = np.asarray(_broadcast_apply(_rdp_reverse, alpha, q, np.clip(sigma, _SIGMA_LOW, _SIGMA_HIGH)), dtype=float)
+    out = np.asarray(_broadcast_apply(_rdp_reverse, alpha, q, np.clip(sigma, SIGMA_LOW, SIGMA_HIGH)), dtype=float)
     # σ → ∞: the same first order αq²/(2σ²) as the forward direction; σ → 0: −log(1 − q), the weight of the
     # mixture's component at 0 (the other is e^{−1/(8σ²)} away)
     with np.errstate(divide="ignore"):
-        out = np.where(sigma > _SIGMA_HIGH, alpha * q * q / 2 * np.reciprocal(sigma) ** 2, out)
+        out = np.where(sigma > SIGMA_HIGH, alpha * q * q / 2 * np.reciprocal(sigma) ** 2, out)
         low = np.where(q == 1.0, alpha / 2.0 * np.reciprocal(sigma) ** 2, -np.log1p(-q))  # q = 1: N(0,σ²)‖N(1,σ²)
-    if not np.all(np.isfinite(low[sigma < _SIGMA_LOW])):
+    if not np.all(np.isfinite(low[sigma < SIGMA_LOW])):
         raise ValueError(f"sigma = {np.min(sigma):g} with q = 1 gives α/(2σ²) beyond the floating-point range")
-    out = np.where(sigma < _SIGMA_LOW, low, out)
+    out = np.where(sigma < SIGMA_LOW, low, out)
     return scalar_or_array(out)
