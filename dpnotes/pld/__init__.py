@@ -106,6 +106,7 @@ from .constructors import (
 from .dpsgd import (
     EpsilonBracket,
     dpsgd_clt_mu,
+    dpsgd_composed_plds,
     dpsgd_delta_pld,
     dpsgd_epsilon_bracket,
     dpsgd_epsilon_pld,
@@ -125,6 +126,7 @@ __all__ = [
     "dpsgd_epsilon_pld",
     "dpsgd_epsilon_bracket",
     "dpsgd_clt_mu",
+    "dpsgd_composed_plds",
     "dpsgd_grid_interval",
     "EpsilonBracket",
 ]

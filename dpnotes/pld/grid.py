@@ -110,7 +110,12 @@ class LossGrid:
         if not np.any(keep):
             return scalar_or_array(np.full(lams.shape, -math.inf))
         log_p, ell = np.log(self.probs[keep]), self.losses[keep]
-        return scalar_or_array(np.reshape([float(logsumexp(log_p + lam * ell)) for lam in lams.ravel()], lams.shape))
+        flat = lams.ravel()
+        if flat.size * ell.size <= 2**22:  # all λ at once, in blocks of moderate size
+            out = logsumexp(log_p[None, :] + flat[:, None] * ell[None, :], axis=1)
+        else:
+            out = np.array([float(logsumexp(log_p + lam * ell)) for lam in flat])
+        return scalar_or_array(np.reshape(out, lams.shape))
 
     def round_off(self, eps):
         """Bound on the floating-point error of δ(ε) from this grid (see the class docstring)."""
