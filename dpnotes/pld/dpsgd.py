@@ -293,17 +293,21 @@ def _check_grid_arguments(q, sigma, steps, delta, interval, rel_width, tail_mass
 
 
 @named_shapes
-def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
+def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=None,
                           tail_mass=_DEFAULT_TAIL, max_refinements=3, tilt="auto"):
     r"""Lower and upper bounds on the ε of DP-SGD (Poisson rate q, noise σ, T steps) at δ.
 
     Both bounds come from discretised PLDs of the subsampled Gaussian composed T
     times (upper: connect-the-dots, lower: merged bins; see the module), on the
-    same grid and with the same FFT tilt. With ``interval=None`` the grid spacing
-    is chosen up front from ``rel_width`` by an error model (:func:`_width_interval`);
-    if the bracket is still wider than ``rel_width``·upper, the spacing is refined
-    by the measured width (width ∝ h²), at most ``max_refinements`` times and not
-    once refining stops shrinking the bracket. The FFTs are tilted by the
+    same grid and with the same FFT tilt. With ``interval=None`` and a
+    ``rel_width`` given, the grid spacing is chosen up front for that width by an
+    error model (:func:`_width_interval`); if the bracket is still wider than
+    ``rel_width``·upper, the spacing is refined by the measured width (width ∝ h²),
+    at most ``max_refinements`` times and not once refining stops shrinking the
+    bracket. With ``rel_width=None`` (the default) the grid starts at
+    :func:`dpsgd_grid_interval` (a bracket near 10⁻⁴ relative wide) and is refined
+    until it is 10⁻³ wide: the book's stored numbers are computed so; it is
+    slower than asking for the width you need. The FFTs are tilted by the
     Chernoff λ of the target δ, so round-off stays far below δ (module docstring).
 
     .. math:: \varepsilon(\delta) = \min\{\varepsilon \ge 0 : \max_{\rm dir}
@@ -316,7 +320,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
     steps : int, T ≥ 1
     delta : float, δ ∈ (0, 1)
     interval : float, optional, a fixed grid spacing (no refinement; ``rel_width`` unused)
-    rel_width : float in [10⁻⁸, 1], target relative width (upper − lower)/upper of the bracket
+    rel_width : float in [10⁻⁸, 1], optional, target relative width (upper − lower)/upper of the bracket
     tail_mass : float, mass cut from each tail per step (kept in the bounds)
     max_refinements : int in [0, 10]
     tilt : "auto" or float ≥ 0, the FFT tilt λ ("auto": the Chernoff tilt of δ)
@@ -342,29 +346,35 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
     >>> round(lo, 3), round(up, 3), bool(up - lo <= 1e-4 * up)
     (1.828, 1.828, True)
     """
+    legacy = rel_width is None  # the book's default grid (see rel_width)
     q, sigma, steps, delta, interval, rel_width, tail_mass = _check_grid_arguments(
-        q, sigma, steps, delta, interval, rel_width, tail_mass)
+        q, sigma, steps, delta, interval, 1e-3 if legacy else rel_width, tail_mass)
     max_refinements = int(check_count(max_refinements, "max_refinements", minimum=0))
     if max_refinements > 10:
         raise ValueError(f"max_refinements must be ≤ 10 (got {max_refinements})")
     if q == 0.0:
         return EpsilonBracket(0.0, 0.0, True)
     auto = interval is None
-    d, lam = _width_interval(q, sigma, steps, delta, rel_width, tail_mass) if auto else (interval, None)
-    lam = _given_or_pilot_tilt(tilt, lam)
-    if auto:  # no finer than the grid-size limit allows (the width is then checked, and a miss reported)
-        d = max(d, 1.01 * _composed_loss_span(q, sigma, steps) / _MAX_POINTS)
+    if auto and legacy:  # the tilt is then the Chernoff tilt of each grid tried
+        d, lam = dpsgd_grid_interval(q, sigma, steps), _given_or_pilot_tilt(tilt, None)
+    elif auto:
+        d, lam = _width_interval(q, sigma, steps, delta, rel_width, tail_mass)
+        lam = _given_or_pilot_tilt(tilt, lam)
+        d = max(d, 1.01 * _composed_loss_span(q, sigma, steps) / _MAX_POINTS)  # a miss is then reported
+    else:
+        d, lam = interval, _given_or_pilot_tilt(tilt, None)
     _check_dpsgd_cost(q, sigma, steps, d)
     for attempt in range(max_refinements + 1):
-        e_up, lam = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam)
-        e_lo, _ = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, False, lam)
+        e_up, used = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam)
+        e_lo, _ = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, False, used)
         width, last = e_up - e_lo, (width if attempt else math.inf)
         if not auto or not math.isfinite(e_up) or width <= rel_width * max(e_up, 1e-300):
             break
         if width > 0.7 * last:  # not shrinking: round-off, not the grid, sets the width
             break
-        # width ∝ h²: aim at 0.8 of the target
-        step = max(min(math.sqrt(0.8 * rel_width * e_up / width), 0.9), 0.1)
+        # width ∝ h² (or faster): aim below the target
+        aim, most = (0.5, 0.7) if legacy else (0.8, 0.9)
+        step = max(min(math.sqrt(aim * rel_width * e_up / width), most), 0.1)
         try:
             _check_dpsgd_cost(q, sigma, steps, d * step)
         except ValueError:
