@@ -6,7 +6,8 @@ Per point:
 
 truth
     the midpoint of a tight certified bracket, :func:`dpnotes.pld.dpsgd_epsilon_bracket`
-    with ``rel_width=TRUTH_WIDTH`` (untimed; its achieved width is reported, so the
+    with ``rel_width=TRUTH_WIDTH`` (10× and 100× that where the grid would exceed the
+    size limit; untimed; its achieved width is reported, so the
     uncertainty of every error below is ± width/2). Cached in ``--truth-file``.
 dp-accounting
     ``PLDAccountant()`` at its defaults (value_discretization_interval 1e-4) as its
@@ -55,10 +56,15 @@ def truth_bracket(q, sigma, steps, delta=DELTA):
     """(lower, upper) of a tight certified bracket (rel_width = TRUTH_WIDTH, or as close as the grid allows)."""
     from dpnotes.pld import dpsgd_epsilon_bracket
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a missed width is reported as the width itself
-        lo, up = dpsgd_epsilon_bracket(q, sigma, steps, delta, rel_width=TRUTH_WIDTH, max_refinements=4)
-    return float(lo), float(up)
+    for width in (TRUTH_WIDTH, 10 * TRUTH_WIDTH, 100 * TRUTH_WIDTH):  # coarser where the grid would be too large
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # a missed width is reported as the width itself
+                lo, up = dpsgd_epsilon_bracket(q, sigma, steps, delta, rel_width=width, max_refinements=4)
+            return float(lo), float(up)
+        except ValueError:
+            continue
+    return math.nan, math.nan
 
 
 def _key(q, sigma, steps):

@@ -201,14 +201,14 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass):
 _WIDTH_K = 0.14  # K₀ of :func:`_width_interval` (measured ≈ 0.1, plus a margin so the first grid mostly suffices)
 
 
-def _composed(q, sigma, steps, interval, tail_mass, pessimistic, tilt):
+def _composed(q, sigma, steps, interval, tail_mass, pessimistic, tilt, algorithm="squaring"):
     """The T-fold composition of one bound (upper if ``pessimistic``), ``tail_mass``/T cut per step."""
     pl = pld_subsampled_gaussian(q, sigma, interval=interval, pessimistic=pessimistic,
                                  tail_mass=tail_mass / steps)
-    return pl.self_compose(steps, tail_mass, tilt=tilt)
+    return pl.self_compose(steps, tail_mass, tilt=tilt, algorithm=algorithm)
 
 
-def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, lam):
+def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, lam, algorithm="squaring"):
     """ε(δ) of the T-fold composition on one grid (upper bound if pessimistic), and the tilt used.
 
     ``lam`` (one λ or one per direction) is the FFT tilt; None: the Chernoff tilt of δ on this grid.
@@ -217,9 +217,9 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
         pl = pld_subsampled_gaussian(q, sigma, interval=interval, pessimistic=pessimistic,
                                      tail_mass=tail_mass / steps)
         lam = pl.chernoff_tilt(steps, delta=delta)
-        composed = pl.self_compose(steps, tail_mass, tilt=lam)
+        composed = pl.self_compose(steps, tail_mass, tilt=lam, algorithm=algorithm)
     else:
-        composed = _composed(q, sigma, steps, interval, tail_mass, pessimistic, lam)
+        composed = _composed(q, sigma, steps, interval, tail_mass, pessimistic, lam, algorithm)
     return float(composed.epsilon(delta)), lam
 
 
@@ -355,6 +355,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     if q == 0.0:
         return EpsilonBracket(0.0, 0.0, True)
     auto = interval is None
+    algorithm = "squaring" if legacy else "power"  # the book's numbers were composed by squaring
     if auto and legacy:  # the tilt is then the Chernoff tilt of each grid tried
         d, lam = dpsgd_grid_interval(q, sigma, steps), _given_or_pilot_tilt(tilt, None)
     elif auto:
@@ -365,8 +366,15 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
         d, lam = interval, _given_or_pilot_tilt(tilt, None)
     _check_dpsgd_cost(q, sigma, steps, d)
     for attempt in range(max_refinements + 1):
-        e_up, used = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam)
-        e_lo, _ = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, False, used)
+        try:
+            e_up, used = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, algorithm)
+            e_lo, _ = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, False, used, algorithm)
+        except ValueError:
+            if attempt == 0:
+                raise
+            e_up, e_lo = kept  # the refined grid outgrew the size limit: report the bracket reached
+            break
+        kept = e_up, e_lo
         width, last = e_up - e_lo, (width if attempt else math.inf)
         if not auto or not math.isfinite(e_up) or width <= rel_width * max(e_up, 1e-300):
             break
@@ -443,7 +451,7 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
                       f"(it stays a valid upper bound)", RuntimeWarning, stacklevel=2)
         d = finest
     _check_dpsgd_cost(q, sigma, steps, d)
-    return _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam)[0]
+    return _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, "power")[0]
 
 
 @named_shapes
