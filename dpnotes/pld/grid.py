@@ -1,9 +1,9 @@
 r"""The loss grid of one direction, and the FFT arithmetic that composes grids.
 
-:class:`LossGrid` is a (sub-)probability measure on the uniform grid
-ℓ_i = ``shift`` + i·h of loss values (h = ``interval``) plus an atom at +∞; it
-reads δ(ε) and ε(δ) off the grid and composes with another grid by a
-convolution (:meth:`LossGrid.compose`), cut to its bulk by exact tail sums.
+:class:`LossGrid` is a (sub-)probability measure on ℓ_i = ``shift`` + i·h (h =
+``interval``) plus an atom at +∞; it reads δ(ε) and ε(δ) off the grid, composes with
+another grid by a convolution cut to its bulk by exact tail sums (:meth:`LossGrid.compose`),
+and with itself T times by one transform raised to the T-th power (:meth:`LossGrid.power`).
 
 The convolution itself is :func:`_convolve`: direct summation for short
 inputs, otherwise a real FFT, plain and exponentially tilted (:func:`_tilted`),
@@ -350,7 +350,7 @@ class LossGrid:
         a, h, lam, T = self.probs, self.interval, self.tilt, count
         n, idx = a.size, np.arange(a.size, dtype=float)
         with np.errstate(divide="ignore"):
-            log_a = np.log(a)
+            log_a = np.log(a)  # κ(μ) = log Σ a_i e^{μi}, at several μ at once:
         kappa = lambda mu: logsumexp(log_a[None, :] + np.atleast_1d(mu)[:, None] * idx[None, :], axis=1)  # noqa: E731
         log_tau, top, m = math.log(tail_mass), T * (n - 1), float(a.sum())
         slack = 8 * _EPS * n * T  # error of T·κ from the sums (n·u relative each)
@@ -359,9 +359,8 @@ class LossGrid:
             return float(np.min(t - mus * (cut + np.sign(mus)) + slack * (1 + np.abs(t))))  # t = T·κ(μ)
 
         def trial(x):  # Chernoff exponents to try, from the mean and spread of the law x
-            mass = float(x.sum())
-            mean = float(np.dot(x, idx)) / mass
-            sd = math.sqrt(max(float(np.dot(x, (idx - mean) ** 2)) / mass, 0.25))
+            mean = float(np.dot(x, idx)) / float(x.sum())
+            sd = math.sqrt(max(float(np.dot(x, (idx - mean) ** 2)) / float(x.sum()), 0.25))
             return math.sqrt(-2 * log_tau) / (math.sqrt(T) * sd) * np.geomspace(0.3, 3.0, 6)
 
         def cut_above(t, mus, log_tau=log_tau):  # the smallest U with the bound on Σ_{j>U} ≤ e^{log_tau} (t = T·κ(μ))
@@ -405,12 +404,9 @@ class LossGrid:
             alias_dn = tau_dn * math.exp(min(mu_t * (lo - 1) - T * k_t, 0.0)) if lo > 0 else 0.0
             et += alias_up + alias_dn
             # entry r (index lo + r) untilted errs by et·e^{Tκ_t − μ_t(lo + r)}: the tilted one is better above r_s
-            r_s = math.floor((math.log(et) + T * k_t - mu_t * lo - math.log(e0)) / mu_t)
-            r_s = min(max(r_s, -1), width - 1)
-            if r_s < width - 1:
-                r = np.arange(r_s + 1, width)
-                with np.errstate(divide="ignore"):
-                    c0[r_s + 1:] = np.exp(np.log(ct[r_s + 1:]) + T * k_t - mu_t * (lo + r))
+            r_s = min(max(math.floor((math.log(et) + T * k_t - mu_t * lo - math.log(e0)) / mu_t), -1), width - 1)
+            with np.errstate(divide="ignore"):
+                c0[r_s + 1:] = np.exp(np.log(ct[r_s + 1:]) + T * k_t - mu_t * (lo + np.arange(r_s + 1, width)))
             log_t_terms = [math.log(et) + T * k_t - mu_t * lo]
             plain = et * math.exp(T * k_t - mu_t * (lo + r_s + 1)) if r_s < width - 1 else 0.0
             if r_s >= 0:
@@ -418,12 +414,9 @@ class LossGrid:
                 plain += e0
             e0 = plain
             log_t = float(np.logaddexp.reduce(log_t_terms)) + lam * (T * self.shift + lo * h)
-        p_inf = self.inf_mass
-        inf_mass = 0.0
-        if p_inf > 0:  # (m + p∞)^T − m^T, with the sum m known to n·u relative
-            inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * _EPS)
-        if self.pessimistic:
-            inf_mass += tau_up + tau_dn
+        p_inf = self.inf_mass  # the atom: (m + p∞)^T − m^T, with the sum m known to n·u relative
+        inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * _EPS)
+        inf_mass += (tau_up + tau_dn) if self.pessimistic else 0.0
         return LossGrid(T * self.shift + lo * h, h, c0[:u - lo + 1], min(inf_mass, 1.0), self.pessimistic, e0,
                         tilt=lam, log_tilt_error=log_t, inf_error=0.0)
 
@@ -591,11 +584,8 @@ def _power_pipeline(x, count, nfft, start, width, mass, theta):
     p = np.ones_like(fx)
     base, k = fx, count
     while k:  # binary powering
-        if k & 1:
-            p = p * base
-        k >>= 1
-        if k:
-            base = base * base
+        p, k = (p * base if k & 1 else p), k >> 1
+        base = base * base if k else base
     c = _fft.irfft(p, nfft)
     c = np.maximum(np.roll(c, -(start % nfft))[:width], 0.0)
     eps_f = math.log2(nfft) * _FFT_ETA
