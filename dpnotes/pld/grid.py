@@ -339,7 +339,8 @@ class LossGrid:
         same is done for the tilted law x_i ∝ a_i e^{λh i} (mass 1), whose
         relative input error θ grows to (1 + θ)^T − 1 of the result; each entry
         is taken from the pipeline with the smaller bound (as in :func:`_convolve`).
-        Only for a grid without round-off yet.
+        Where Chernoff bounds are loose (long-tailed steps: the window would exceed
+        8(n + 16√T·sd)) this is :meth:`self_compose`. Only for a grid without round-off yet.
         """
         count = int(count)
         if count == 1:
@@ -382,13 +383,15 @@ class LossGrid:
             x[tiny] = np.exp(log_a[tiny] + expo[tiny])
             mus_t = trial(x)
             t_t = T * (kappa(mu_t + mus_t) - k_t)  # T·κ of the tilted law (in its own units)
-            # the window also holds the tilted law, up to an alias far below its own round-off (≈ T·u·‖x‖₂)
+            # the window also holds the tilted law up to an alias below its round-off (≈ T·u·‖x‖₂), within 4×
             log_tau_t = max(log_tau, math.log(1e-3 * T * _FFT_ETA * math.sqrt(_dot(x, x))))
-            u_fft = max(u, cut_above(t_t, mus_t, log_tau_t))
+            u_fft = min(max(u, cut_above(t_t, mus_t, log_tau_t)), u + 3 * (u - lo + 1), top)
         with np.errstate(over="ignore"):
             tau_up = math.exp(min(log_tail(t_up, mus, u), 0.0)) if u < top else 0.0
             tau_dn = math.exp(min(log_tail(t_dn, -mus, lo), 0.0)) if lo > 0 else 0.0
         width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
+        if width > 8 * (n + 16 * math.sqrt(-2 * log_tau) / (0.3 * mus[0])):  # loose bounds (long-tailed steps):
+            return self.self_compose(count, tail_mass)  # the windows of squaring come from exact tail sums
         _check_points(width, "the composition", "use a larger interval or tail_mass, or fewer steps")
         nfft = _fft.next_fast_len(width, real=True)
         c0, e0 = _power_pipeline(a, T, nfft, lo, width, m * (1 + n * _EPS), 0.0)
@@ -414,9 +417,9 @@ class LossGrid:
                 plain += e0
             e0 = plain
             log_t = float(np.logaddexp.reduce(log_t_terms)) + lam * (T * self.shift + lo * h)
-        p_inf = self.inf_mass  # the atom: (m + p∞)^T − m^T, with the sum m known to n·u relative
-        inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * _EPS)
-        inf_mass += (tau_up + tau_dn) if self.pessimistic else 0.0
+        p_inf = self.inf_mass  # the atom: (m + p∞)^T − m^T, with the sum m known to n·u relative; + the cut tails
+        inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * _EPS) + (
+            (tau_up + tau_dn) if self.pessimistic else 0.0)
         return LossGrid(T * self.shift + lo * h, h, c0[:u - lo + 1], min(inf_mass, 1.0), self.pessimistic, e0,
                         tilt=lam, log_tilt_error=log_t, inf_error=0.0)
 
@@ -571,11 +574,8 @@ def _tilted(a, tilt):
 
 
 def _power_pipeline(x, count, nfft, start, width, mass, theta):
-    r"""Entries start … start + width − 1 of x^{∗count} (circular modulo nfft), and an ℓ₂ bound on their error.
-
-    ``mass`` ≥ ‖x‖₁ and ``theta`` the relative error of the entries of x; the bound is the one of
-    :meth:`LossGrid.power` without the aliasing term. Negative entries are clipped to 0.
-    """
+    r"""Entries start … start + width − 1 of x^{∗count} modulo nfft (clipped at 0), and the ℓ₂ bound on their error
+    of :meth:`LossGrid.power` without aliasing (``mass`` ≥ ‖x‖₁, ``theta`` the relative error of each x_i)."""
     n = x.size
     if n > nfft:  # fold onto the circle first (a ring homomorphism: the power of the fold is the fold of the power)
         x = np.pad(x, (0, -n % nfft)).reshape(-1, nfft).sum(axis=0)
