@@ -3,9 +3,12 @@ r"""DP-SGD front ends: the ε or δ of T steps of the Poisson-subsampled Gaussia
 :func:`dpsgd_epsilon_bracket` returns certified lower and upper bounds on ε
 (an :class:`EpsilonBracket`) on a grid chosen up front from the requested
 width by an error model (:func:`_width_interval`, from a one-step Chernoff
-pilot :func:`_chernoff_pilot`), refined only if the bracket misses it;
-:func:`dpsgd_epsilon_pld` composes the upper PLD alone on that grid and
-:func:`dpsgd_delta_pld` is the certified δ at ε. Before any work, :func:`_check_dpsgd_cost` refuses a
+pilot :func:`_chernoff_pilot`), refined only if the bracket misses it, both
+bounds composed in the Fourier domain (:meth:`~dpnotes.pld.grid.LossGrid.power`);
+without a requested width it keeps the book's grid and repeated squaring.
+:func:`dpsgd_epsilon_pld` composes the upper PLD alone on the a-priori grid,
+:func:`dpsgd_composed_plds` returns the composed pair on a given grid (the
+figures use it) and :func:`dpsgd_delta_pld` is the certified δ at ε. Before any work, :func:`_check_dpsgd_cost` refuses a
 composition whose grid would be too large (the per-step loss scale is
 :func:`_step_loss_std`). :func:`dpsgd_clt_mu` is the μ of the Gaussian-DP
 central limit, an approximation rather than a bound.
