@@ -170,24 +170,26 @@ def _chernoff_pilot(q, sigma, steps, delta, tail_mass):
     return lams, max(max(eps), 1e-12)
 
 
-def _width_interval(q, sigma, steps, delta, rel_width, tail_mass):
-    r"""The grid spacing whose bracket the error model puts at ``rel_width``·ε wide (an a-priori choice).
+def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=False):
+    r"""The grid spacing whose bracket (or upper bound) the error model puts ``rel_width``·ε off (a-priori).
 
     Connect-the-dots spreads each step's loss by a variance ≤ h²/4 and merging
     narrows it by about h²/12; after T steps the composed loss has its variance
     moved by about T·h²/c, which moves the ε where the tail (of log-slope λ,
-    the Chernoff tilt) reaches δ by about (1 + λ)·T·h²/(2c). Hence
+    the Chernoff tilt) reaches δ by about (1 + λ)·T·h²/(2c). Hence, with
+    x = e^{3/max(σ, 0.8)²},
 
-    .. math:: \text{width} \approx K(\sigma)\,(1 + \hat\lambda)\,T h^2,\qquad
-              h = \min\Big(\sqrt{\frac{w\,\hat\varepsilon}{K(\sigma) (1 + \hat\lambda) T}},\ s/2\Big),
-              \qquad K(\sigma) = K_0\big(1 + e^{3/\max(\sigma, 0.8)^2}/4\big),
+    .. math:: \text{width} \approx (1 + \hat\lambda)\,T h^2\,\big(K_0 + x\,h/(2q)\big),\qquad
+              \text{upper} - \varepsilon \approx (1 + \hat\lambda)\,T h^2\,K_0'\sqrt{1 + x/4},
 
-    with (λ̂, ε̂) from :func:`_chernoff_pilot` (λ̂ the larger of the two directions)
-    and K₀ = :data:`_WIDTH_K`. K(σ) is fitted to measurements at q ∈ {10⁻³,
-    10⁻², 0.05}, T ∈ {10³, 10⁴, 10⁵} (benchmarks/bench_pld.py): width/((1 + λ̂)T h²)
-    is near 0.1 for σ ≥ 2 and grows like e^{3/σ²} below (the per-step loss
-    then has a long, steep right tail). Where the model is off the bracket
-    refines (:func:`dpsgd_epsilon_bracket`).
+    solved for h (h ≤ s/2), with (λ̂, ε̂) from :func:`_chernoff_pilot` (λ̂ the
+    larger of the two directions), K₀ = :data:`_WIDTH_K`, K₀' = :data:`_UPPER_K`.
+    The constants are fitted to measurements at q ∈ {10⁻³, 10⁻², 0.05}, σ ∈
+    {0.8, 1.1, 2, 4}, T ∈ {10³, 10⁴} (benchmarks/bench_pld.py): width/((1 + λ̂)T h²)
+    is near 0.1 for σ ≥ 2 and grows roughly like h·e^{3/σ²}/q below (the
+    merged lower bound then errs at order h³: the per-step loss has a long,
+    steep right tail), while the upper bound alone stays at order h².
+    Where the model is off the bracket refines (:func:`dpsgd_epsilon_bracket`).
 
     Returns
     -------
@@ -196,12 +198,24 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass):
     """
     lams, eps_hat = _chernoff_pilot(q, sigma, steps, delta, tail_mass)
     s = max(_step_loss_std(q, sigma), 1e-12)
-    k = _WIDTH_K * (1.0 + 0.25 * math.exp(3.0 / max(sigma, 0.8)**2))  # fitted for σ ≥ 0.8 only
-    h = math.sqrt(rel_width * eps_hat / (k * (1.0 + max(lams)) * steps))
+    x = math.exp(3.0 / max(sigma, 0.8)**2)  # fitted for σ ≥ 0.8 only
+    target = rel_width * eps_hat / ((1.0 + max(lams)) * steps)  # = h²·K(h)
+    if upper_only:
+        h = math.sqrt(target / (_UPPER_K * math.sqrt(1.0 + 0.25 * x)))
+    else:  # h²(K₀ + c·h) = target, c = x/(2q): the root of an increasing cubic, by bisection in log h
+        c = x / (2.0 * q)
+        lo, hi = 0.0, math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
+        lo = hi - 40.0
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            h = math.exp(mid)
+            lo, hi = (mid, hi) if h * h * (_WIDTH_K + c * h) <= target else (lo, mid)
+        h = math.exp(lo)
     return float(min(h, s / 2, 0.05)), lams
 
 
 _WIDTH_K = 0.14  # K₀ of :func:`_width_interval` (measured ≈ 0.1, plus a margin so the first grid mostly suffices)
+_UPPER_K = 0.1  # K₀' of :func:`_width_interval` (upper − ε measured ≈ 0.05–0.09 (1 + λ)T h² for σ ≥ 2)
 
 
 def _composed(q, sigma, steps, interval, tail_mass, pessimistic, tilt, algorithm="squaring"):
@@ -445,7 +459,8 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
         q, sigma, steps, delta, interval, rel_width, tail_mass)
     if q == 0.0:
         return 0.0
-    d, lam = _width_interval(q, sigma, steps, delta, rel_width, tail_mass) if interval is None else (interval, None)
+    d, lam = (_width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=True) if interval is None
+              else (interval, None))
     lam = _given_or_pilot_tilt(tilt, lam)
     finest = 1.01 * _composed_loss_span(q, sigma, steps) / _MAX_POINTS
     if interval is None and d < finest:
