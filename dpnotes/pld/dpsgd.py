@@ -382,21 +382,22 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     else:
         d, lam = interval, _given_or_pilot_tilt(tilt, None)
     _check_dpsgd_cost(q, sigma, steps, d)
+    kept, last = None, math.inf  # the last bracket computed and its width
     for attempt in range(max_refinements + 1):
         try:
             e_up, used = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, algorithm)
             e_lo, _ = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, False, used, algorithm)
         except ValueError:
-            if attempt == 0:
+            if kept is None:
                 raise
             e_up, e_lo = kept  # the refined grid outgrew the size limit: report the bracket reached
             break
-        kept = e_up, e_lo
-        width, last = e_up - e_lo, (width if attempt else math.inf)
+        kept, width = (e_up, e_lo), e_up - e_lo
         if not auto or not math.isfinite(e_up) or width <= rel_width * max(e_up, 1e-300):
             break
         if width > 0.7 * last:  # not shrinking: round-off, not the grid, sets the width
             break
+        last = width
         # width ∝ h² (or faster): aim below the target
         aim, most = (0.5, 0.7) if legacy else (0.8, 0.9)
         step = max(min(math.sqrt(aim * rel_width * e_up / width), most), 0.1)
