@@ -340,7 +340,7 @@ class LossGrid:
         relative input error θ grows to (1 + θ)^T − 1 of the result; each entry
         is taken from the pipeline with the smaller bound (as in :func:`_convolve`).
         Where Chernoff bounds are loose (long-tailed steps: the window would exceed
-        8(n + 16√T·sd)) this is :meth:`self_compose`. Only for a grid without round-off yet.
+        8(n + 16√T·sd) or the size limit) this is :meth:`self_compose`. Only for a grid without round-off yet.
         """
         count = int(count)
         if count == 1:
@@ -390,9 +390,8 @@ class LossGrid:
             tau_up = math.exp(min(log_tail(t_up, mus, u), 0.0)) if u < top else 0.0
             tau_dn = math.exp(min(log_tail(t_dn, -mus, lo), 0.0)) if lo > 0 else 0.0
         width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
-        if width > 8 * (n + 16 * math.sqrt(-2 * log_tau) / (0.3 * mus[0])):  # loose bounds (long-tailed steps):
-            return self.self_compose(count, tail_mass)  # the windows of squaring come from exact tail sums
-        _check_points(width, "the composition", "use a larger interval or tail_mass, or fewer steps")
+        if width > min(8 * (n + 16 * math.sqrt(-2 * log_tau) / (0.3 * mus[0])), _MAX_POINTS):  # loose bounds
+            return self.self_compose(count, tail_mass)  # (long-tailed steps): squaring cuts by exact tail sums
         nfft = _fft.next_fast_len(width, real=True)
         c0, e0 = _power_pipeline(a, T, nfft, lo, width, m * (1 + n * _EPS), 0.0)
         e0 += tau_up + tau_dn
