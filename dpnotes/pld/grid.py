@@ -335,10 +335,9 @@ class LossGrid:
         .. math:: \|\hat c - c\|_2 \le (\rho_T/(1-\rho_T) + c_F)\,\|\hat p\|_2/\sqrt N
                   + T (m + c_F\sqrt N\|x\|_2)^{T-1} c_F \|x\|_2 + \tau
 
-        (p̂ the computed power of the transform). With λ = ``tilt`` > 0 the
-        same is done for the tilted law x_i ∝ a_i e^{λh i} (mass 1), whose
-        relative input error θ grows to (1 + θ)^T − 1 of the result; each entry
-        is taken from the pipeline with the smaller bound (as in :func:`_convolve`).
+        (p̂ the computed power of the transform). With λ = ``tilt`` > 0 the same is done for
+        the tilted law x_i ∝ a_i e^{λh i} (mass 1), whose relative input error θ grows to
+        (1 + θ)^T − 1; each entry is taken from the pipeline with the smaller bound (:func:`_convolve`).
         Where Chernoff bounds are loose (long-tailed steps: the window would exceed
         8(n + 16√T·sd) or the size limit) this is :meth:`self_compose`. Only for a grid without round-off yet.
         """
@@ -349,31 +348,33 @@ class LossGrid:
             raise ValueError("power composes a grid that carries no round-off yet")
         tail_mass = _check_tail_mass(tail_mass)
         a, h, lam, T = self.probs, self.interval, self.tilt, count
-        n, idx = a.size, np.arange(a.size, dtype=float)
+        n, m = a.size, float(a.sum())
+        ctr = int(round(float(np.dot(a, np.arange(n))) / m))  # indices are centred here: j − ctr, J − T·ctr
+        idx, shift_c = np.arange(n, dtype=float) - ctr, T * ctr
         with np.errstate(divide="ignore"):
-            log_a = np.log(a)  # κ(μ) = log Σ a_i e^{μi}, at several μ at once:
+            log_a = np.log(a)  # κ(μ) = log Σ a_i e^{μ(i − ctr)}, at several μ at once:
         kappa = lambda mu: logsumexp(log_a[None, :] + np.atleast_1d(mu)[:, None] * idx[None, :], axis=1)  # noqa: E731
-        log_tau, top, m = math.log(tail_mass), T * (n - 1), float(a.sum())
-        slack = 8 * _EPS * n * T  # error of T·κ from the sums (n·u relative each)
+        log_tau, top, bottom = math.log(tail_mass), T * (n - 1) - shift_c, -shift_c
+        slack = lambda t: 2 * _EPS * (T * (n + 2) + np.abs(t))  # noqa: E731  (error of t = T·κ: sums of n terms)
 
-        def log_tail(t, mus, cut):  # log of min over μ of the Chernoff bound on Σ_{j>cut} (μ > 0) or Σ_{j<cut} (μ < 0)
-            return float(np.min(t - mus * (cut + np.sign(mus)) + slack * (1 + np.abs(t))))  # t = T·κ(μ)
+        def log_tail(t, mus, cut):  # log of min over μ of the Chernoff bound on Σ_{J>cut} (μ > 0) or Σ_{J<cut} (μ < 0)
+            return float(np.min(t - mus * (cut + np.sign(mus)) + slack(t)))  # t = T·κ(μ)
 
         def trial(x):  # Chernoff exponents to try, from the mean and spread of the law x
             mean = float(np.dot(x, idx)) / float(x.sum())
             sd = math.sqrt(max(float(np.dot(x, (idx - mean) ** 2)) / float(x.sum()), 0.25))
             return math.sqrt(-2 * log_tau) / (math.sqrt(T) * sd) * np.geomspace(0.3, 3.0, 6)
 
-        def cut_above(t, mus, log_tau=log_tau):  # the smallest U with the bound on Σ_{j>U} ≤ e^{log_tau} (t = T·κ(μ))
-            return int(min(np.min(np.ceil((t - log_tau + slack * (1 + np.abs(t))) / mus)) - 1, top))
+        def cut_above(t, mus, log_tau=log_tau):  # the smallest U with the bound on Σ_{J>U} ≤ e^{log_tau} (t = T·κ(μ))
+            return int(min(np.min(np.ceil((t - log_tau + slack(t)) / mus)) - 1, top))
 
         mus = trial(a)
         t_up, t_dn = T * kappa(mus), T * kappa(-mus)
         u = cut_above(t_up, mus)
-        lo = int(max(np.max(np.floor((log_tau - t_dn - slack * (1 + np.abs(t_dn))) / mus)) + 1, 0))
+        lo = int(max(np.max(np.floor((log_tau - t_dn - slack(t_dn)) / mus)) + 1, bottom))
         if lo > u:  # the whole composed mass is below the tail bounds: keep one point
-            lo = u = min(max(int(T * float(np.dot(a, idx)) / m), 0), top)
-        x, u_fft = None, u
+            lo = u = min(max(int(T * float(np.dot(a, idx)) / m), bottom), top)
+        u_fft = u
         if lam > 0:
             mu_t = lam * h
             k_t = float(kappa(mu_t)[0])
@@ -383,27 +384,27 @@ class LossGrid:
             x[tiny] = np.exp(log_a[tiny] + expo[tiny])
             mus_t = trial(x)
             t_t = T * (kappa(mu_t + mus_t) - k_t)  # T·κ of the tilted law (in its own units)
-            # the window also holds the tilted law up to an alias below its round-off (≈ T·u·‖x‖₂), within 4×
+            # the window also holds the tilted law up to an alias below its round-off (≈ T·u·‖x‖₂), within 16×
             log_tau_t = max(log_tau, math.log(1e-3 * T * _FFT_ETA * math.sqrt(_dot(x, x))))
-            u_fft = min(max(u, cut_above(t_t, mus_t, log_tau_t)), u + 3 * (u - lo + 1), top)
+            u_fft = min(max(u, cut_above(t_t, mus_t, log_tau_t)), u + 15 * (u - lo + 1), top)
         with np.errstate(over="ignore"):
             tau_up = math.exp(min(log_tail(t_up, mus, u), 0.0)) if u < top else 0.0
-            tau_dn = math.exp(min(log_tail(t_dn, -mus, lo), 0.0)) if lo > 0 else 0.0
+            tau_dn = math.exp(min(log_tail(t_dn, -mus, lo), 0.0)) if lo > bottom else 0.0
         width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
-        if width > min(8 * (n + 16 * math.sqrt(-2 * log_tau) / (0.3 * mus[0])), _MAX_POINTS):  # loose bounds
+        if width > min(8 * (n + 16 * 0.3 * math.sqrt(-2 * log_tau) / mus[0]), _MAX_POINTS):  # loose bounds
             return self.self_compose(count, tail_mass)  # (long-tailed steps): squaring cuts by exact tail sums
         nfft = _fft.next_fast_len(width, real=True)
-        c0, e0 = _power_pipeline(a, T, nfft, lo, width, m * (1 + n * _EPS), 0.0)
+        c0, e0 = _power_pipeline(a, T, nfft, lo + shift_c, width, m * (1 + n * _EPS), 0.0)
         e0 += tau_up + tau_dn
         log_t = -math.inf
         if lam > 0:
             worst = abs(log_a[tiny & (a > 0)]).max() if np.any(tiny & (a > 0)) else 0.0
             theta = 8 * _EPS * (1 + abs(mu_t) * n + abs(k_t) + worst)  # relative error of each x_i
-            ct, et = _power_pipeline(x, T, nfft, lo, width, float(x.sum()) * (1 + 2 * n * _EPS), theta)
+            ct, et = _power_pipeline(x, T, nfft, lo + shift_c, width, float(x.sum()) * (1 + 2 * n * _EPS), theta)
             # aliased tilted mass, in the tilted units (Σ_{j∉[L,U]} c_j e^{μ_t j − Tκ_t})
             with np.errstate(over="ignore"):
                 alias_up = math.exp(min(log_tail(t_t, mus_t, u_fft), 0.0)) if u_fft < top else 0.0
-            alias_dn = tau_dn * math.exp(min(mu_t * (lo - 1) - T * k_t, 0.0)) if lo > 0 else 0.0
+            alias_dn = tau_dn * math.exp(min(mu_t * (lo - 1) - T * k_t, 0.0)) if lo > bottom else 0.0
             et += alias_up + alias_dn
             # entry r (index lo + r) untilted errs by et·e^{Tκ_t − μ_t(lo + r)}: the tilted one is better above r_s
             r_s = min(max(math.floor((math.log(et) + T * k_t - mu_t * lo - math.log(e0)) / mu_t), -1), width - 1)
@@ -415,11 +416,11 @@ class LossGrid:
                 log_t_terms.append(math.log(e0) + mu_t * r_s)
                 plain += e0
             e0 = plain
-            log_t = float(np.logaddexp.reduce(log_t_terms)) + lam * (T * self.shift + lo * h)
+            log_t = float(np.logaddexp.reduce(log_t_terms)) + lam * (T * self.shift + (lo + shift_c) * h)
         p_inf = self.inf_mass  # the atom: (m + p∞)^T − m^T, with the sum m known to n·u relative; + the cut tails
         inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * _EPS) + (
             (tau_up + tau_dn) if self.pessimistic else 0.0)
-        return LossGrid(T * self.shift + lo * h, h, c0[:u - lo + 1], min(inf_mass, 1.0), self.pessimistic, e0,
+        return LossGrid(T * self.shift + (lo + shift_c) * h, h, c0[:u - lo + 1], min(inf_mass, 1.0), self.pessimistic, e0,
                         tilt=lam, log_tilt_error=log_t, inf_error=0.0)
 
 # --------------------------------------------------------------------------
