@@ -1,127 +1,186 @@
-"""dpnotes.pld against dp-accounting's PLD accountant, side by side in one process.
+"""dpnotes.pld against dp-accounting's PLDAccountant at *equal accuracy*, side by side in one process.
 
-DP-SGD with the TF-Privacy tutorial's parameters (q = 256/60000, σ = 1.1,
-δ = 1e-5) for T = 1e3, 1e4, 1e5. Three runs per T, interleaved and repeated
-(median wall time of ``REPEATS``; peak memory by tracemalloc on a separate run):
+DP-SGD (Poisson rate q, noise σ, T steps, δ = 1e-5) on the grid q ∈ {1e-3, 1e-2, 0.05},
+σ ∈ {0.8, 1.1, 2, 4}, T ∈ {1e3, 1e4, 1e5, 1e6} (``--quick``: T ∈ {1e3, 1e4}).
+Per point:
 
-``dpa``
-    dp-accounting 0.6 at its default interval 1e-4: the pessimistic
-    (connect-the-dots) ε and the optimistic ε; their difference is *its gap*.
-``ours@gap``
-    :func:`dpnotes.pld.dpsgd_epsilon_bracket` with a fixed interval chosen (before
-    timing) so that our bracket upper − lower is no wider than dp-accounting's gap.
-``ours@1e-3``
-    the same with the default automatic interval (bracket ≤ 1e-3 relative).
+truth
+    the midpoint of a tight certified bracket, :func:`dpnotes.pld.dpsgd_epsilon_bracket`
+    with ``rel_width=TRUTH_WIDTH`` (10× and 100× that where the grid would exceed the
+    size limit; untimed; its achieved width is reported, so the
+    uncertainty of every error below is ± width/2). Cached in ``--truth-file``.
+dp-accounting
+    ``PLDAccountant()`` at its defaults (value_discretization_interval 1e-4) as its
+    README calls it; its relative error r = |ε − truth|/truth.
+ours, upper at r
+    :func:`dpnotes.pld.dpsgd_epsilon_pld` with ``rel_width=r`` (the upper bound only).
+ours, bracket at r
+    :func:`dpnotes.pld.dpsgd_epsilon_bracket` with ``rel_width=r`` (both ends, checked width).
+ours, default
+    ``dpnotes.dpsgd_epsilon(q, σ, T, δ, route="pld")``, and its relative error.
 
-Printed: median times, the ratios ours/dpa (< 1 means we are faster), peak
-memory in MiB and the bracket widths.
+Times are best of ``--repeats`` runs, the four runs interleaved in each round;
+ratios are ours / dp-accounting (< 1: we are faster).
 
-Run: .venv/bin/python benchmarks/bench_pld.py [--repeats 3]
+Run: PYTHONPATH=. /work/venv-bench/bin/python benchmarks/bench_pld.py [--quick] [--repeats 3]
 """
 
 import argparse
+import json
 import logging
 import math
-import statistics
+import os
 import time
-import tracemalloc
+import warnings
 
-from dp_accounting import dp_event
-from dp_accounting.pld import pld_privacy_accountant, privacy_loss_distribution
-
-from dpnotes.pld import dpsgd_epsilon_bracket, dpsgd_grid_interval
-
-logging.getLogger().setLevel(logging.ERROR)
-
-Q, SIGMA, DELTA = 256 / 60000, 1.1, 1e-5
-DPA_INTERVAL = 1e-4
+DELTA = 1e-5
+QS = (1e-3, 1e-2, 0.05)
+SIGMAS = (0.8, 1.1, 2.0, 4.0)
+STEPS = (1000, 10000, 100000, 1000000)
+QUICK_STEPS = (1000, 10000)
+TRUTH_WIDTH = 1e-5  # the relative width asked of the truth bracket
+MIN_REL = 1e-6  # the smallest relative accuracy asked of our calls (r can be ~0 by chance)
 
 
-def dp_accounting_pair(T, interval=DPA_INTERVAL):
-    """(optimistic ε, pessimistic ε) from dp-accounting at the same interval."""
-    acc = pld_privacy_accountant.PLDAccountant(value_discretization_interval=interval)
-    acc.compose(dp_event.SelfComposedDpEvent(
-        dp_event.PoissonSampledDpEvent(Q, dp_event.GaussianDpEvent(SIGMA)), T))
-    up = acc.get_epsilon(DELTA)
-    opt = privacy_loss_distribution.from_gaussian_mechanism(
-        SIGMA, sampling_prob=Q, value_discretization_interval=interval,
-        pessimistic_estimate=False).self_compose(T)
-    return opt.get_epsilon_for_delta(DELTA), up
+def dp_accounting_epsilon(q, sigma, steps, delta=DELTA):
+    """ε of dp-accounting's PLDAccountant at its defaults, called as its README does."""
+    import dp_accounting
+
+    logging.getLogger().setLevel(logging.ERROR)
+    acc = dp_accounting.pld.PLDAccountant()
+    acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+    return acc.get_epsilon(delta)
 
 
-def matched_interval(T, gap):
-    """The coarsest fixed interval (within a factor ~1.3) whose bracket is no wider than ``gap``.
+def truth_bracket(q, sigma, steps, delta=DELTA):
+    """(lower, upper) of a tight certified bracket (rel_width = TRUTH_WIDTH, or as close as the grid allows)."""
+    from dpnotes.pld import dpsgd_epsilon_bracket
 
-    Found once, untimed: start from the automatic interval and grow it (width ∝ T·Δ²)
-    while the bracket stays inside the gap; shrink if it does not fit.
-    """
-    d = dpsgd_grid_interval(Q, SIGMA, T)
-    while True:  # shrink until it fits
-        lo, up = dpsgd_epsilon_bracket(Q, SIGMA, T, DELTA, interval=d)
-        if up - lo <= gap:
-            break
-        d *= 0.7
-    for _ in range(12):  # grow while it fits
-        trial = d * 1.3
-        lo, up = dpsgd_epsilon_bracket(Q, SIGMA, T, DELTA, interval=trial)
-        if not up - lo <= gap:
-            break
-        d = trial
-    return d
+    for width in (TRUTH_WIDTH, 10 * TRUTH_WIDTH, 100 * TRUTH_WIDTH):  # coarser where the grid would be too large
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # a missed width is reported as the width itself
+                lo, up = dpsgd_epsilon_bracket(q, sigma, steps, delta, rel_width=width, max_refinements=4)
+            return float(lo), float(up)
+        except ValueError:
+            continue
+    return math.nan, math.nan
 
 
-def timed(fn):
-    t = time.perf_counter()
-    out = fn()
-    return out, time.perf_counter() - t
+def _key(q, sigma, steps):
+    return f"{q:g},{sigma:g},{steps}"
 
 
-def peak_mib(fn):
-    tracemalloc.start()
-    fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak / 2**20
+def truths(points, path=None):
+    """Truth brackets of the points, read from / added to the JSON file ``path`` (if given)."""
+    known = {}
+    if path and os.path.exists(path):
+        with open(path) as fh:
+            known = json.load(fh)
+    for q, sigma, steps in points:
+        k = _key(q, sigma, steps)
+        if k not in known or not math.isfinite(known[k].get("upper", math.nan)):
+            lo, up = truth_bracket(q, sigma, steps)
+            known[k] = {"lower": lo, "upper": up}
+            if path:
+                with open(path, "w") as fh:
+                    json.dump(known, fh, indent=1)
+    return {k: (v["lower"], v["upper"]) for k, v in known.items()}
+
+
+def _timed(fn):
+    t0 = time.perf_counter()
+    try:
+        out = fn()
+    except ValueError:  # refused (grid-size limit): shown as nan
+        out = (math.nan, math.nan) if fn.__name__ == "bracket" else math.nan
+    return out, time.perf_counter() - t0
+
+
+def row(q, sigma, steps, lo, up, repeats=3):
+    """One point: truth, dp-accounting's ε, time and error, and our three calls at equal accuracy."""
+    from dpnotes import dpsgd_epsilon
+    from dpnotes.pld import dpsgd_epsilon_bracket, dpsgd_epsilon_pld
+
+    truth = 0.5 * (lo + up)
+    e_dpa = dp_accounting_epsilon(q, sigma, steps)
+    r = abs(e_dpa - truth) / truth
+    r_ask = min(max(r, MIN_REL), 1.0)
+    def bracket():
+        return dpsgd_epsilon_bracket(q, sigma, steps, DELTA, rel_width=r_ask)
+
+    runs = {
+        "dpa": lambda: dp_accounting_epsilon(q, sigma, steps),
+        "upper": lambda: dpsgd_epsilon_pld(q, sigma, steps, DELTA, rel_width=r_ask),
+        "bracket": bracket,
+        "default": lambda: dpsgd_epsilon(q, sigma, steps, DELTA, route="pld"),
+    }
+    best = {k: math.inf for k in runs}
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # width misses show in the columns
+        for _ in range(repeats):
+            for k, fn in runs.items():
+                out[k], dt = _timed(fn)
+                best[k] = min(best[k], dt)
+    b_lo, b_up = out["bracket"]
+    return {
+        "q": q, "sigma": sigma, "steps": steps,
+        "truth": truth, "truth_width": (up - lo) / truth,
+        "dpa_eps": e_dpa, "dpa_s": best["dpa"], "dpa_rel_err": r,
+        "asked": r_ask,
+        "upper_eps": out["upper"], "upper_s": best["upper"], "upper_rel_err": (out["upper"] - truth) / truth,
+        "bracket": (b_lo, b_up), "bracket_s": best["bracket"], "bracket_width": (b_up - b_lo) / b_up,
+        "bracket_certified": b_lo <= up and lo <= b_up,
+        "default_eps": out["default"], "default_s": best["default"],
+        "default_rel_err": (out["default"] - truth) / truth,
+        "upper_ratio": best["upper"] / best["dpa"],
+        "bracket_ratio": best["bracket"] / best["dpa"],
+        "default_ratio": best["default"] / best["dpa"],
+    }
+
+
+def rows(quick=False, repeats=3, truth_file=None, steps=None):
+    """Every grid point (``quick``: T ≤ 10⁴ only) as a dict; see the module docstring for the columns."""
+    steps = tuple(steps) if steps else (QUICK_STEPS if quick else STEPS)
+    points = [(q, s, t) for t in steps for q in QS for s in SIGMAS]
+    known = truths(points, truth_file)
+    return [row(q, s, t, *known[_key(q, s, t)], repeats=repeats) for q, s, t in points
+            if math.isfinite(known[_key(q, s, t)][1])]  # no truth: left out (and said so by main)
+
+
+def _median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return 0.5 * (xs[(n - 1) // 2] + xs[n // 2]) if n else math.nan
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="T ∈ {1e3, 1e4} only")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--steps", type=int, nargs="*", default=[1000, 10000, 100000])
+    parser.add_argument("--steps", type=int, nargs="*", help="a subset of T values")
+    parser.add_argument("--truth-file", default=None, help="JSON cache of the truth brackets")
     args = parser.parse_args()
-    print(f"q = {Q:.6f}, sigma = {SIGMA}, delta = {DELTA}; dp-accounting interval {DPA_INTERVAL}; "
-          f"median of {args.repeats} interleaved runs")
-    rows = []
-    for T in args.steps:
-        (o, p) = dp_accounting_pair(T)
-        gap = p - o
-        d_gap = matched_interval(T, gap)
-        runs = {
-            "dpa": lambda: dp_accounting_pair(T),
-            "ours@gap": lambda: dpsgd_epsilon_bracket(Q, SIGMA, T, DELTA, interval=d_gap),
-            "ours@1e-3": lambda: dpsgd_epsilon_bracket(Q, SIGMA, T, DELTA),
-        }
-        times = {k: [] for k in runs}
-        out = {}
-        for _ in range(args.repeats):
-            for k, fn in runs.items():
-                out[k], dt = timed(fn)
-                times[k].append(dt)
-        med = {k: statistics.median(v) for k, v in times.items()}
-        mem = {k: peak_mib(fn) for k, fn in runs.items()}
-        rows.append((T, gap, d_gap, out, med, mem))
-        o, p = out["dpa"]
-        print(f"\nT = {T}")
-        print(f"  {'run':<10} {'median s':>9} {'ratio':>7} {'peak MiB':>9} {'lower':>10} {'upper':>10} "
-              f"{'width':>9} {'interval':>9}")
-        print(f"  {'dpa':<10} {med['dpa']:9.3f} {1.0:7.2f} {mem['dpa']:9.1f} {o:10.5f} {p:10.5f} "
-              f"{p - o:9.2e} {DPA_INTERVAL:9.2e}")
-        for k, d in (("ours@gap", d_gap), ("ours@1e-3", None)):
-            lo, up = out[k]
-            shown = f"{d:9.2e}" if d else f"{'auto':>9}"
-            print(f"  {k:<10} {med[k]:9.3f} {med[k] / med['dpa']:7.2f} {mem[k]:9.1f} {lo:10.5f} "
-                  f"{up:10.5f} {up - lo:9.2e} {shown}")
-    return rows
+    print(f"delta = {DELTA}; truth: bracket at rel_width {TRUTH_WIDTH:g}; best of {args.repeats}; "
+          "ratio = ours / dp-accounting")
+    head = (f"{'q':>6} {'σ':>4} {'T':>8} {'truth':>11} {'±w/2':>8} {'dpa err':>8} {'dpa s':>7} "
+            f"{'up err':>8} {'up s':>7} {'up/dpa':>6} {'br wid':>8} {'br s':>7} {'br/dpa':>6} "
+            f"{'def err':>8} {'def s':>7} {'def/dpa':>7}")
+    print(head)
+    out = []
+    for r in rows(args.quick, args.repeats, args.truth_file, args.steps):  # a point without a truth is left out
+        out.append(r)
+        print(f"{r['q']:6g} {r['sigma']:4g} {r['steps']:8d} {r['truth']:11.6g} {r['truth_width'] / 2:8.1e} "
+              f"{r['dpa_rel_err']:8.1e} {r['dpa_s']:7.3f} {r['upper_rel_err']:8.1e} {r['upper_s']:7.3f} "
+              f"{r['upper_ratio']:6.2f} {r['bracket_width']:8.1e} {r['bracket_s']:7.3f} {r['bracket_ratio']:6.2f} "
+              f"{r['default_rel_err']:8.1e} {r['default_s']:7.3f} {r['default_ratio']:7.2f}"
+              + ("" if r["bracket_certified"] else "  BRACKETS DISAGREE"), flush=True)
+    for name in ("upper", "bracket", "default"):
+        ratios = [r[f"{name}_ratio"] for r in out]
+        print(f"{name:>8}: median ratio {_median(ratios):.2f}, worst {max(ratios):.2f}, "
+              f"≤ 1 at {sum(x <= 1 for x in ratios)}/{len(ratios)}, ≤ 2 at {sum(x <= 2 for x in ratios)}/{len(ratios)}")
+    return out
 
 
 if __name__ == "__main__":

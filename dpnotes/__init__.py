@@ -67,8 +67,8 @@ from .noise_comparison import (
 )
 from .pld import (
     LossGrid, PrivacyLossDistribution, pld_gaussian, pld_laplace, pld_randomized_response, pld_subsampled_gaussian,
-    pld_from_probabilities, pld_from_privacy_loss, discretise_loss_law, gaussian_delta_exact, dpsgd_delta_pld,
-    dpsgd_epsilon_pld, dpsgd_epsilon_bracket, dpsgd_clt_mu, dpsgd_grid_interval, EpsilonBracket,
+    pld_from_probabilities, pld_from_privacy_loss, discretise_loss_law, gaussian_delta_exact, dpsgd_composed_plds,
+    dpsgd_delta_pld, dpsgd_epsilon_pld, dpsgd_epsilon_bracket, dpsgd_clt_mu, dpsgd_grid_interval, EpsilonBracket,
 )
 # dpsgd: the accounting routes of DP-SGD
 from .dpsgd import (
@@ -117,7 +117,7 @@ __all__ = [
     "epsilon_after_composition", "claim26_table", "smoothed_lattice_variance", "kl_smoothed_lattice_shift",
     "LossGrid", "PrivacyLossDistribution", "pld_gaussian", "pld_laplace", "pld_randomized_response",
     "pld_subsampled_gaussian", "pld_from_probabilities", "pld_from_privacy_loss",
-    "discretise_loss_law", "gaussian_delta_exact", "dpsgd_delta_pld",
+    "discretise_loss_law", "gaussian_delta_exact", "dpsgd_composed_plds", "dpsgd_delta_pld",
     "dpsgd_epsilon_pld", "dpsgd_epsilon_bracket", "dpsgd_clt_mu", "dpsgd_grid_interval", "EpsilonBracket", "ROUTES",
     "ROUTE3_ORDERS", "route_applicable", "steps_from_epochs", "epochs_from_steps", "rdp_route3", "dpsgd_epsilon",
     "dpsgd_delta", "dpsgd_epsilon_routes", "clip_rows", "logistic_gradients", "dp_sgd", "STEP_RULES",

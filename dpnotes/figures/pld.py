@@ -15,7 +15,7 @@ import numpy as np
 
 from ..conversion import delta_from_rdp
 from ..orders import DEFAULT_ORDERS
-from ..pld import dpsgd_clt_mu, dpsgd_grid_interval, gaussian_delta_exact, pld_subsampled_gaussian
+from ..pld import dpsgd_clt_mu, dpsgd_composed_plds, dpsgd_grid_interval, gaussian_delta_exact
 from ..subsampling import rdp_subsampled_gaussian
 from ..widgets import Figure, Slider, Trace
 
@@ -39,12 +39,7 @@ def figure_interval(q, sigma, steps):
 @lru_cache(maxsize=256)
 def composed(q, sigma, steps):
     """(upper, lower) PLDs of DP-SGD after ``steps`` steps, on the coarse figure grid."""
-    d = figure_interval(q, sigma, steps)
-    tail = 1e-16 / steps
-    up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail).self_compose(steps)
-    lo = pld_subsampled_gaussian(q, sigma, interval=d, pessimistic=False,
-                                 tail_mass=tail).self_compose(steps)
-    return up, lo
+    return dpsgd_composed_plds(q, sigma, steps, interval=figure_interval(q, sigma, steps))
 
 
 clt_mu = dpsgd_clt_mu

@@ -66,6 +66,15 @@ Measured (tests): at δ = 1e-10 the bracket is 4e-5–6e-4 relative wide at
 round-off from the clipped negative noise (used before) still left it
 0.5–3 % wide.
 
+Self-composition T times is done either by repeated squaring, each
+convolution cut to its bulk by exact tail sums (:meth:`LossGrid.self_compose`,
+the default of :meth:`PrivacyLossDistribution.self_compose`), or in the Fourier
+domain (``algorithm="power"``, :meth:`LossGrid.power`): one transform of the
+step, raised to the T-th power by binary powering on a window chosen by
+Chernoff bounds, whose outside mass (aliasing) is carried as an error like the
+round-off. The DP-SGD front ends use the latter when a width is asked for,
+with the grid spacing chosen up front for that width (:mod:`.dpsgd`).
+
 The source (seed 002, S2-01) calls the privacy loss "undefined" when the
 supports of the two laws differ; it is better defined with an atom at +∞
 holding P(dQ = 0), which enters δ(ε) additively for every ε (see
@@ -107,6 +116,7 @@ from .constructors import (
 from .dpsgd import (
     EpsilonBracket,
     dpsgd_clt_mu,
+    dpsgd_composed_plds,
     dpsgd_delta_pld,
     dpsgd_epsilon_bracket,
     dpsgd_epsilon_pld,
@@ -128,6 +138,7 @@ __all__ = [
     "dpsgd_epsilon_pld",
     "dpsgd_epsilon_bracket",
     "dpsgd_clt_mu",
+    "dpsgd_composed_plds",
     "dpsgd_grid_interval",
     "EpsilonBracket",
 ]

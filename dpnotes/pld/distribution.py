@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_count, check_delta, check_nonnegative, scalar_or_array
+from .._validation import check_choice, check_count, check_delta, check_nonnegative, scalar_or_array
 from .grid import _DEFAULT_TAIL, _check_tail_mass
 
 _AUTO_TILT_DELTA = 1e-10  # the δ whose ε the default FFT tilt aims at
@@ -75,8 +75,13 @@ class PrivacyLossDistribution:
             pairs = ((one.grids[0], g) for g in two.grids)
         return PrivacyLossDistribution([a.compose(b, tail_mass) for a, b in pairs])
 
-    def self_compose(self, count, tail_mass=_DEFAULT_TAIL, *, tilt="auto"):
-        r"""``count``-fold composition (repeated squaring; count ≥ 1).
+    def self_compose(self, count, tail_mass=_DEFAULT_TAIL, *, tilt="auto", algorithm="squaring"):
+        r"""``count``-fold composition (count ≥ 1).
+
+        ``algorithm="squaring"``: repeated squaring, each convolution by FFT and cut to its
+        bulk (:meth:`LossGrid.self_compose`); ``"power"``: one transform raised to the
+        ``count``-th power on a window chosen by Chernoff bounds (:meth:`LossGrid.power`),
+        a few times faster at large ``count``. Both carry certified round-off bounds.
 
         ``tilt`` (λ ≥ 0, one value or one per grid) tilts every FFT by e^{λℓ}:
         the round-off of δ(ε) is then bounded by ≈ u·e^{−λε}E[e^{λZ_T}] (Z_T the
@@ -88,9 +93,12 @@ class PrivacyLossDistribution:
         """
         count = int(check_count(count, "count"))
         tail_mass = _check_tail_mass(tail_mass)
+        check_choice(algorithm, "algorithm", ("squaring", "power"))
         if isinstance(tilt, str):
             tilt = _choose_tilt(self, count, tilt, delta=_AUTO_TILT_DELTA)
         tilts = np.broadcast_to(np.asarray(tilt, dtype=float), (len(self.grids),))
+        if algorithm == "power":
+            return PrivacyLossDistribution([g.with_tilt(t).power(count, tail_mass) for g, t in zip(self.grids, tilts)])
         return PrivacyLossDistribution([g.with_tilt(t).self_compose(count, tail_mass)
                                         for g, t in zip(self.grids, tilts)])
 

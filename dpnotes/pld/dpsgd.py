@@ -1,10 +1,14 @@
 r"""DP-SGD front ends: the ε or δ of T steps of the Poisson-subsampled Gaussian by PLD.
 
 :func:`dpsgd_epsilon_bracket` returns certified lower and upper bounds on ε
-(an :class:`EpsilonBracket`), refining the grid spacing from
-:func:`dpsgd_grid_interval` until the bracket is narrow enough;
-:func:`dpsgd_epsilon_pld` is its upper end and :func:`dpsgd_delta_pld` the
-certified δ at ε. Before any work, :func:`_check_dpsgd_cost` refuses a
+(an :class:`EpsilonBracket`) on a grid chosen up front from the requested
+width by an error model (:func:`_width_interval`, from a one-step Chernoff
+pilot :func:`_chernoff_pilot`), refined only if the bracket misses it, both
+bounds composed in the Fourier domain (:meth:`~dpnotes.pld.grid.LossGrid.power`);
+without a requested width it keeps the book's grid and repeated squaring.
+:func:`dpsgd_epsilon_pld` composes the upper PLD alone on the a-priori grid,
+:func:`dpsgd_composed_plds` returns the composed pair on a given grid (the
+figures use it) and :func:`dpsgd_delta_pld` is the certified δ at ε. Before any work, :func:`_check_dpsgd_cost` refuses a
 composition whose grid would be too large (the per-step loss scale is
 :func:`_step_loss_std`). :func:`dpsgd_clt_mu` is the μ of the Gaussian-DP
 central limit, an approximation rather than a bound.
@@ -27,7 +31,7 @@ from .._validation import (
 )
 from .constructors import _MAX_INTERVAL, pld_subsampled_gaussian
 from .distribution import _choose_tilt
-from .grid import _DEFAULT_TAIL, _check_points, _check_tail_mass
+from .grid import _DEFAULT_TAIL, _MAX_POINTS, _check_points, _check_tail_mass
 
 
 @named_shapes
@@ -116,15 +120,20 @@ def _step_loss_std(q, sigma):
     return min(q * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0))), 1.0 / sigma)
 
 
+def _composed_loss_span(q, sigma, steps):
+    """About the span of losses of the T-fold composition: mean + 40 standard deviations (s per step)."""
+    s = _step_loss_std(q, sigma)
+    return steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
+
+
 def _check_dpsgd_cost(q, sigma, steps, interval):
     """Refuse before any work a DP-SGD composition whose grid would exceed :data:`_MAX_POINTS` points.
 
     The composed loss has mean ≈ T·s²/2 and standard deviation ≈ √T·s (s the per-step loss
-    standard deviation of :func:`dpsgd_grid_interval`); the grid spans about mean + 40 standard deviations.
+    standard deviation of :func:`dpsgd_grid_interval`); the grid spans about mean + 40 standard
+    deviations (:func:`_composed_loss_span`).
     """
-    s = _step_loss_std(q, sigma)
-    width = steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
-    _check_points(width / interval, f"steps = {steps:g} at interval = {interval:.3g}",
+    _check_points(_composed_loss_span(q, sigma, steps) / interval, f"steps = {steps:g} at interval = {interval:.3g}",
                   "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")
 
 
@@ -143,16 +152,179 @@ class EpsilonBracket(tuple):
     upper = property(lambda self: self[1], doc="the upper bound on ε")
 
 
+def _chernoff_pilot(q, sigma, steps, delta, tail_mass):
+    r"""(λ̂ per direction, ε̂) of T steps from one step on a coarse grid: the Chernoff tilts and the Chernoff ε.
+
+    One pessimistic step on the spacing s/4 (s = :func:`_step_loss_std`), κ(λ) its
+    log-MGF per direction, and
+
+    .. math:: \hat\varepsilon = \max_{\rm dir}\min_{\lambda>0}\frac{T\kappa(\lambda) + \log(1/\delta)}{\lambda},
+
+    the Chernoff bound on ε (≥ the true ε), attained at λ̂. Used only to choose a grid and
+    the FFT tilt, so neither needs to be exact.
+    """
+    s = max(_step_loss_std(q, sigma), 1e-12)
+    pilot = pld_subsampled_gaussian(q, sigma, interval=min(s / 4, 0.05), tail_mass=tail_mass / steps)
+    lams = pilot.chernoff_tilt(steps, delta=delta)
+    eps = [(steps * float(g.log_mgf(lam)) + math.log(1.0 / delta)) / lam for g, lam in zip(pilot.grids, lams)]
+    return lams, max(max(eps), 1e-12)
+
+
+def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=False):
+    r"""The grid spacing whose bracket (or upper bound) the error model puts ``rel_width``·ε off (a-priori).
+
+    Connect-the-dots spreads each step's loss by a variance ≤ h²/4 and merging
+    narrows it by about h²/12; after T steps the composed loss has its variance
+    moved by about T·h²/c, which moves the ε where the tail (of log-slope λ,
+    the Chernoff tilt) reaches δ by about (1 + λ)·T·h²/(2c). Hence, with
+    x = e^{3/max(σ, 0.8)²},
+
+    .. math:: \text{width} \approx (1 + \hat\lambda)\,T h^2\,\big(K_0 + x\,h/(2q)\big),\qquad
+              \text{upper} - \varepsilon \approx (1 + \hat\lambda)\,T h^2\,K_0'\sqrt{1 + x/4},
+
+    solved for h (h ≤ s/2), with (λ̂, ε̂) from :func:`_chernoff_pilot` (λ̂ the
+    larger of the two directions), K₀ = :data:`_WIDTH_K`, K₀' = :data:`_UPPER_K`.
+    The constants are fitted to measurements at q ∈ {10⁻³, 10⁻², 0.05}, σ ∈
+    {0.8, 1.1, 2, 4}, T ∈ {10³, 10⁴} (benchmarks/bench_pld.py): width/((1 + λ̂)T h²)
+    is near 0.1 for σ ≥ 2 and grows roughly like h·e^{3/σ²}/q below (the
+    merged lower bound then errs at order h³: the per-step loss has a long,
+    steep right tail), while the upper bound alone stays at order h².
+    Where the model is off the bracket refines (:func:`dpsgd_epsilon_bracket`).
+
+    Returns
+    -------
+    (float, tuple)
+        The spacing h, and the Chernoff tilts λ̂ of the pilot (one per direction).
+    """
+    lams, eps_hat = _chernoff_pilot(q, sigma, steps, delta, tail_mass)
+    s = max(_step_loss_std(q, sigma), 1e-12)
+    x = math.exp(3.0 / max(sigma, 0.8)**2)  # fitted for σ ≥ 0.8 only
+    target = rel_width * eps_hat / ((1.0 + max(lams)) * steps)  # = h²·K(h)
+    if upper_only:
+        h = math.sqrt(target / (_UPPER_K * math.sqrt(1.0 + 0.25 * x)))
+    else:  # h²(K₀ + c·h) = target, c = x/(2q): the root of an increasing cubic, by bisection in log h
+        c = x / (2.0 * q)
+        lo, hi = 0.0, math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
+        lo = hi - 40.0
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            h = math.exp(mid)
+            lo, hi = (mid, hi) if h * h * (_WIDTH_K + c * h) <= target else (lo, mid)
+        h = math.exp(lo)
+    return float(min(h, s / 2, 0.05)), lams
+
+
+_WIDTH_K = 0.14  # K₀ of :func:`_width_interval` (measured ≈ 0.1, plus a margin so the first grid mostly suffices)
+_UPPER_K = 0.1  # K₀' of :func:`_width_interval` (upper − ε measured ≈ 0.05–0.09 (1 + λ)T h² for σ ≥ 2)
+
+
+def _composed(q, sigma, steps, interval, tail_mass, pessimistic, tilt, algorithm="squaring"):
+    """The T-fold composition of one bound (upper if ``pessimistic``), ``tail_mass``/T cut per step."""
+    pl = pld_subsampled_gaussian(q, sigma, interval=interval, pessimistic=pessimistic,
+                                 tail_mass=tail_mass / steps)
+    return pl.self_compose(steps, tail_mass, tilt=tilt, algorithm=algorithm)
+
+
+def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, lam, algorithm="squaring"):
+    """ε(δ) of the T-fold composition on one grid (upper bound if pessimistic), and the tilt used.
+
+    ``lam`` (one λ or one per direction) is the FFT tilt; None: the Chernoff tilt of δ on this grid.
+    """
+    if lam is None:
+        pl = pld_subsampled_gaussian(q, sigma, interval=interval, pessimistic=pessimistic,
+                                     tail_mass=tail_mass / steps)
+        lam = pl.chernoff_tilt(steps, delta=delta)
+        composed = pl.self_compose(steps, tail_mass, tilt=lam, algorithm=algorithm)
+    else:
+        composed = _composed(q, sigma, steps, interval, tail_mass, pessimistic, lam, algorithm)
+    return float(composed.epsilon(delta)), lam
+
+
 @named_shapes
-def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
+def dpsgd_composed_plds(q, sigma, steps, *, interval, tail_mass=_DEFAULT_TAIL, tilt="auto"):
+    r"""The upper and lower PLDs of T DP-SGD steps on one grid (what the bracket reads ε from).
+
+    Each is :func:`pld_subsampled_gaussian` (``tail_mass``/T cut from each tail of a
+    step) composed T times by :meth:`PrivacyLossDistribution.self_compose`; every
+    δ(ε) read from the first is an upper bound and from the second a lower bound:
+
+    .. math:: \check\delta_T(\varepsilon) \le \delta_T(\varepsilon) \le \hat\delta_T(\varepsilon)
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+    steps : int, T ≥ 1
+    interval : float, the grid spacing h > 0
+    tail_mass : float, mass cut from each tail over the T steps (kept in the bounds)
+    tilt : "auto" or float ≥ 0, the FFT tilt ("auto": each PLD's Chernoff tilt of δ = 10⁻¹⁰)
+
+    Returns
+    -------
+    (PrivacyLossDistribution, PrivacyLossDistribution)
+        (upper, lower).
+
+    Raises
+    ------
+    ValueError
+        For parameters outside their ranges, or a grid beyond the size limit.
+
+    References
+    ----------
+    Koskela et al. (2020); Doroshenko et al. (2022).
+
+    Examples
+    --------
+    >>> up, lo = dpsgd_composed_plds(0.01, 1.0, 100, interval=1e-3)
+    >>> bool(lo.delta(1.0) <= up.delta(1.0))
+    True
+    """
+    q = float(check_probability(q, "q"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
+    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    tail_mass = _check_tail_mass(tail_mass)
+    _check_dpsgd_cost(q, sigma, steps, interval)
+    return tuple(_composed(q, sigma, steps, interval, tail_mass, pessimistic, tilt) for pessimistic in (True, False))
+
+
+def _given_or_pilot_tilt(tilt, pilot):
+    """The FFT tilt: ``tilt`` if a number, else (``tilt="auto"``) the pilot's Chernoff tilts (None: none yet)."""
+    if not isinstance(tilt, str):
+        return tilt
+    if tilt != "auto":
+        raise ValueError(f"tilt must be 'auto' or a number ≥ 0 (got {tilt!r})")
+    return pilot
+
+
+def _check_grid_arguments(q, sigma, steps, delta, interval, rel_width, tail_mass):
+    q = float(check_probability(q, "q"))
+    sigma = check_noise_multiplier(sigma)
+    steps = check_steps(steps)
+    delta = float(check_delta(delta))
+    rel_width = float(check_interval(rel_width, "rel_width", 1e-8, 1.0))
+    tail_mass = _check_tail_mass(tail_mass)
+    if interval is not None:
+        interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    return q, sigma, steps, delta, interval, rel_width, tail_mass
+
+
+@named_shapes
+def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=None,
                           tail_mass=_DEFAULT_TAIL, max_refinements=3, tilt="auto"):
     r"""Lower and upper bounds on the ε of DP-SGD (Poisson rate q, noise σ, T steps) at δ.
 
     Both bounds come from discretised PLDs of the subsampled Gaussian composed T
-    times (upper: connect-the-dots, lower: merged bins; see the module). With
-    ``interval=None`` the grid spacing is chosen, then refined until
-    upper − lower ≤ ``rel_width``·upper (at most ``max_refinements`` times, and
-    not once refining stops shrinking the bracket). The FFTs are tilted by the
+    times (upper: connect-the-dots, lower: merged bins; see the module), on the
+    same grid and with the same FFT tilt. With ``interval=None`` and a
+    ``rel_width`` given, the grid spacing is chosen up front for that width by an
+    error model (:func:`_width_interval`); if the bracket is still wider than
+    ``rel_width``·upper, the spacing is refined by the measured width (width ∝ h²),
+    at most ``max_refinements`` times and not once refining stops shrinking the
+    bracket. With ``rel_width=None`` (the default) the grid starts at
+    :func:`dpsgd_grid_interval` (a bracket near 10⁻⁴ relative wide) and is refined
+    until it is 10⁻³ wide: the book's stored numbers are computed so; it is
+    slower than asking for the width you need. The FFTs are tilted by the
     Chernoff λ of the target δ, so round-off stays far below δ (module docstring).
 
     .. math:: \varepsilon(\delta) = \min\{\varepsilon \ge 0 : \max_{\rm dir}
@@ -164,10 +336,10 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
     sigma : float, σ > 0
     steps : int, T ≥ 1
     delta : float, δ ∈ (0, 1)
-    interval : float, optional, a fixed grid spacing (no refinement)
-    rel_width : float, target relative width of the bracket
+    interval : float, optional, a fixed grid spacing (no refinement; ``rel_width`` unused)
+    rel_width : float in [10⁻⁸, 1], optional, target relative width (upper − lower)/upper of the bracket
     tail_mass : float, mass cut from each tail per step (kept in the bounds)
-    max_refinements : int
+    max_refinements : int in [0, 10]
     tilt : "auto" or float ≥ 0, the FFT tilt λ ("auto": the Chernoff tilt of δ)
 
     Returns
@@ -187,37 +359,48 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
 
     Examples
     --------
-    >>> lo, up = dpsgd_epsilon_bracket(0.01, 1.0, 1000, 1e-5)
-    >>> round(lo, 3), round(up, 3), bool(up - lo < 1e-3 * up)
+    >>> lo, up = dpsgd_epsilon_bracket(0.01, 1.0, 1000, 1e-5, rel_width=1e-4)
+    >>> round(lo, 3), round(up, 3), bool(up - lo <= 1e-4 * up)
     (1.828, 1.828, True)
     """
-    q = float(check_probability(q, "q"))
-    sigma = check_noise_multiplier(sigma)
-    steps = check_steps(steps)
-    delta = float(check_delta(delta))
-    rel_width = float(check_interval(rel_width, "rel_width", 1e-8, 1.0))
-    tail_mass = _check_tail_mass(tail_mass)
+    legacy = rel_width is None  # the book's default grid (see rel_width)
+    q, sigma, steps, delta, interval, rel_width, tail_mass = _check_grid_arguments(
+        q, sigma, steps, delta, interval, 1e-3 if legacy else rel_width, tail_mass)
     max_refinements = int(check_count(max_refinements, "max_refinements", minimum=0))
     if max_refinements > 10:
         raise ValueError(f"max_refinements must be ≤ 10 (got {max_refinements})")
     if q == 0.0:
         return EpsilonBracket(0.0, 0.0, True)
     auto = interval is None
-    d = dpsgd_grid_interval(q, sigma, steps) if auto else float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    algorithm = "squaring" if legacy else "power"  # the book's numbers were composed by squaring
+    if auto and legacy:  # the tilt is then the Chernoff tilt of each grid tried
+        d, lam = dpsgd_grid_interval(q, sigma, steps), _given_or_pilot_tilt(tilt, None)
+    elif auto:
+        d, lam = _width_interval(q, sigma, steps, delta, rel_width, tail_mass)
+        lam = _given_or_pilot_tilt(tilt, lam)
+        d = max(d, 1.01 * _composed_loss_span(q, sigma, steps) / _MAX_POINTS)  # a miss is then reported
+    else:
+        d, lam = interval, _given_or_pilot_tilt(tilt, None)
     _check_dpsgd_cost(q, sigma, steps, d)
+    kept, last = None, math.inf  # the last bracket computed and its width
     for attempt in range(max_refinements + 1):
-        up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
-        lo = pld_subsampled_gaussian(q, sigma, interval=d, pessimistic=False,
-                                     tail_mass=tail_mass / steps)
-        lam = _choose_tilt(up, steps, tilt, delta=delta)
-        e_up = float(up.self_compose(steps, tail_mass, tilt=lam).epsilon(delta))
-        e_lo = float(lo.self_compose(steps, tail_mass, tilt=lam).epsilon(delta))
-        width, last = e_up - e_lo, (width if attempt else math.inf)
+        try:
+            e_up, used = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, algorithm)
+            e_lo, _ = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, False, used, algorithm)
+        except ValueError:
+            if kept is None:
+                raise
+            e_up, e_lo = kept  # the refined grid outgrew the size limit: report the bracket reached
+            break
+        kept, width = (e_up, e_lo), e_up - e_lo
         if not auto or not math.isfinite(e_up) or width <= rel_width * max(e_up, 1e-300):
             break
         if width > 0.7 * last:  # not shrinking: round-off, not the grid, sets the width
             break
-        step = max(min(math.sqrt(0.5 * rel_width * e_up / width), 0.7), 0.1)
+        last = width
+        # width ∝ h² (or faster): aim below the target
+        aim, most = (0.5, 0.7) if legacy else (0.8, 0.9)
+        step = max(min(math.sqrt(aim * rel_width * e_up / width), most), 0.1)
         try:
             _check_dpsgd_cost(q, sigma, steps, d * step)
         except ValueError:
@@ -232,17 +415,37 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=1e
 
 
 @named_shapes
-def dpsgd_epsilon_pld(q, sigma, steps, delta, **kwargs):
+def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
+                      tail_mass=_DEFAULT_TAIL, tilt="auto"):
     r"""Certified upper bound on the ε of DP-SGD at δ, from the numerically composed PLD.
 
     .. math:: \varepsilon = \min\{\varepsilon \ge 0 : \max_{\rm dir}\delta_T(\varepsilon) \le \delta\}
 
-    Same parameters as :func:`dpsgd_epsilon_bracket` (the bracket is computed to
-    choose the grid; its upper end is returned).
+    Only the upper (connect-the-dots) PLD is composed, on the grid that the error
+    model of :func:`dpsgd_epsilon_bracket` chooses for ``rel_width``. The result
+    is always a certified upper bound; its *distance* to the true ε is predicted
+    (by the model, about ``rel_width``·ε or less), not checked: for a checked
+    accuracy call :func:`dpsgd_epsilon_bracket`, whose lower end certifies it.
+
+    Parameters
+    ----------
+    q : float, q ∈ [0, 1]
+    sigma : float, σ > 0
+    steps : int, T ≥ 1
+    delta : float, δ ∈ (0, 1)
+    interval : float, optional, a fixed grid spacing (``rel_width`` unused)
+    rel_width : float in [10⁻⁸, 1], the relative bracket width the grid is chosen for
+    tail_mass : float, mass cut from each tail per step (kept in the bound)
+    tilt : "auto" or float ≥ 0, the FFT tilt λ ("auto": the Chernoff tilt of δ)
 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        For parameters outside their ranges.
 
     References
     ----------
@@ -253,7 +456,21 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, **kwargs):
     >>> round(dpsgd_epsilon_pld(256 / 60000, 1.1, 1000, 1e-5), 2)
     0.6
     """
-    return dpsgd_epsilon_bracket(q, sigma, steps, delta, **kwargs)[1]
+    q, sigma, steps, delta, interval, rel_width, tail_mass = _check_grid_arguments(
+        q, sigma, steps, delta, interval, rel_width, tail_mass)
+    if q == 0.0:
+        return 0.0
+    d, lam = (_width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=True) if interval is None
+              else (interval, None))
+    lam = _given_or_pilot_tilt(tilt, lam)
+    finest = 1.01 * _composed_loss_span(q, sigma, steps) / _MAX_POINTS
+    if interval is None and d < finest:
+        warnings.warn(f"the grid for rel_width = {rel_width:g} (interval {d:.3g}) exceeds the grid-size limit; "
+                      f"the upper bound is computed at interval {finest:.3g}, less accurate than asked "
+                      f"(it stays a valid upper bound)", RuntimeWarning, stacklevel=2)
+        d = finest
+    _check_dpsgd_cost(q, sigma, steps, d)
+    return _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, "power")[0]
 
 
 @named_shapes

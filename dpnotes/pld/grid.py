@@ -1,9 +1,9 @@
 r"""The loss grid of one direction, and the FFT arithmetic that composes grids.
 
-:class:`LossGrid` is a (sub-)probability measure on the uniform grid
-ℓ_i = ``shift`` + i·h of loss values (h = ``interval``) plus an atom at +∞; it
-reads δ(ε) and ε(δ) off the grid and composes with another grid by a
-convolution (:meth:`LossGrid.compose`), cut to its bulk by exact tail sums.
+:class:`LossGrid` is a (sub-)probability measure on ℓ_i = ``shift`` + i·h (h =
+``interval``) plus an atom at +∞; it reads δ(ε) and ε(δ) off the grid, composes with
+another grid by a convolution cut to its bulk by exact tail sums (:meth:`LossGrid.compose`),
+and with itself T times by one transform raised to the T-th power (:meth:`LossGrid.power`).
 
 The convolution itself is :func:`_convolve`: direct summation for short
 inputs, otherwise a real FFT, plain and exponentially tilted (:func:`_tilted`),
@@ -110,7 +110,12 @@ class LossGrid:
         if not np.any(keep):
             return scalar_or_array(np.full(lams.shape, -math.inf))
         log_p, ell = np.log(self.probs[keep]), self.losses[keep]
-        return scalar_or_array(np.reshape([float(logsumexp(log_p + lam * ell)) for lam in lams.ravel()], lams.shape))
+        flat = lams.ravel()
+        if flat.size * ell.size <= 2**22:  # all λ at once, in blocks of moderate size
+            out = logsumexp(log_p[None, :] + flat[:, None] * ell[None, :], axis=1)
+        else:
+            out = np.array([float(logsumexp(log_p + lam * ell)) for lam in flat])
+        return scalar_or_array(np.reshape(out, lams.shape))
 
     def round_off(self, eps):
         """Bound on the floating-point error of δ(ε) from this grid (see the class docstring)."""
@@ -313,6 +318,111 @@ class LossGrid:
         return result
 
 
+    def power(self, count, tail_mass=_DEFAULT_TAIL):
+        r"""The ``count``-fold composition in the Fourier domain: one transform, its T-th power, one inverse.
+
+        The composed index J (loss ``count``·shift + J·h) is kept on the window
+        [L, U] outside which each tail holds at most ``tail_mass`` by the Chernoff
+        bounds P(J > U) ≤ e^{Tκ(μ) − μ(U+1)}, P(J < L) ≤ e^{Tκ(−μ) + μ(L−1)}
+        (κ the log-MGF of the index of one step, a few μ tried), and the powers
+        are taken modulo the FFT size N ≥ U − L + 1, so the mass τ outside the
+        window aliases into it: it is an error of ℓ₁ norm ≤ τ (carried in both
+        error norms; a pessimistic grid also puts τ at +∞). Round-off, per
+        pipeline with input x (‖x‖₁ = m ≤ 1), by Higham's FFT bound
+        (c_F = log₂N·η_F) and the error of binary powering of complex numbers,
+        ρ_T = (1 + √5u)^{T−1} − 1 (Brent, Percival & Zimmermann 2007):
+
+        .. math:: \|\hat c - c\|_2 \le (\rho_T/(1-\rho_T) + c_F)\,\|\hat p\|_2/\sqrt N
+                  + T (m + c_F\sqrt N\|x\|_2)^{T-1} c_F \|x\|_2 + \tau
+
+        (p̂ the computed power of the transform). With λ = ``tilt`` > 0 the same is done for
+        the tilted law x_i ∝ a_i e^{λh i} (mass 1), whose relative input error θ grows to
+        (1 + θ)^T − 1; each entry is taken from the pipeline with the smaller bound (:func:`_convolve`).
+        Where Chernoff bounds are loose (long-tailed steps: the window would exceed
+        8(n + 16√T·sd) or the size limit) this is :meth:`self_compose`. Only for a grid without round-off yet.
+        """
+        count = int(count)
+        if count == 1:
+            return self
+        if self.error > 0 or self.inf_error > 0:
+            raise ValueError("power composes a grid that carries no round-off yet")
+        tail_mass = _check_tail_mass(tail_mass)
+        a, h, lam, T = self.probs, self.interval, self.tilt, count
+        n, m = a.size, float(a.sum())
+        ctr = int(round(float(np.dot(a, np.arange(n))) / m))  # indices are centred here: j − ctr, J − T·ctr
+        idx, shift_c = np.arange(n, dtype=float) - ctr, T * ctr
+        with np.errstate(divide="ignore"):
+            log_a = np.log(a)  # κ(μ) = log Σ a_i e^{μ(i − ctr)}, at several μ at once:
+        kappa = lambda mu: logsumexp(log_a[None, :] + np.atleast_1d(mu)[:, None] * idx[None, :], axis=1)  # noqa: E731
+        log_tau, top, bottom = math.log(tail_mass), T * (n - 1) - shift_c, -shift_c
+        slack = lambda t: 2 * _EPS * (T * (n + 2) + np.abs(t))  # noqa: E731  (error of t = T·κ: sums of n terms)
+
+        def log_tail(t, mus, cut):  # log of min over μ of the Chernoff bound on Σ_{J>cut} (μ > 0) or Σ_{J<cut} (μ < 0)
+            return float(np.min(t - mus * (cut + np.sign(mus)) + slack(t)))  # t = T·κ(μ)
+
+        def trial(x):  # Chernoff exponents to try, from the mean and spread of the law x
+            mean = float(np.dot(x, idx)) / float(x.sum())
+            sd = math.sqrt(max(float(np.dot(x, (idx - mean) ** 2)) / float(x.sum()), 0.25))
+            return math.sqrt(-2 * log_tau) / (math.sqrt(T) * sd) * np.geomspace(0.3, 3.0, 6)
+
+        def cut_above(t, mus, log_tau=log_tau):  # the smallest U with the bound on Σ_{J>U} ≤ e^{log_tau} (t = T·κ(μ))
+            return int(min(np.min(np.ceil((t - log_tau + slack(t)) / mus)) - 1, top))
+
+        mus = trial(a)
+        t_up, t_dn = T * kappa(mus), T * kappa(-mus)
+        u = cut_above(t_up, mus)
+        lo = int(max(np.max(np.floor((log_tau - t_dn - slack(t_dn)) / mus)) + 1, bottom))
+        if lo > u:  # the whole composed mass is below the tail bounds: keep one point
+            lo = u = min(max(int(T * float(np.dot(a, idx)) / m), bottom), top)
+        u_fft = u
+        if lam > 0:
+            mu_t = lam * h
+            k_t = float(kappa(mu_t)[0])
+            expo = mu_t * idx - k_t  # ≤ −log a_i: above 700 only where a_i < e^{−700}
+            tiny = expo > 700.0
+            x = a * np.exp(np.minimum(expo, 700.0))
+            x[tiny] = np.exp(log_a[tiny] + expo[tiny])
+            mus_t = trial(x)
+            t_t = T * (kappa(mu_t + mus_t) - k_t)  # T·κ of the tilted law (in its own units)
+            # the window also holds the tilted law up to an alias below its round-off (≈ T·u·‖x‖₂), within 16×
+            log_tau_t = max(log_tau, math.log(1e-3 * T * _FFT_ETA * math.sqrt(_dot(x, x))))
+            u_fft = min(max(u, cut_above(t_t, mus_t, log_tau_t)), u + 15 * (u - lo + 1), top)
+        with np.errstate(over="ignore"):
+            tau_up = math.exp(min(log_tail(t_up, mus, u), 0.0)) if u < top else 0.0
+            tau_dn = math.exp(min(log_tail(t_dn, -mus, lo), 0.0)) if lo > bottom else 0.0
+        width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
+        if width > min(8 * (n + 16 * 0.3 * math.sqrt(-2 * log_tau) / mus[0]), _MAX_POINTS):  # loose bounds
+            return self.self_compose(count, tail_mass)  # (long-tailed steps): squaring cuts by exact tail sums
+        nfft = _fft.next_fast_len(width, real=True)
+        c0, e0 = _power_pipeline(a, T, nfft, lo + shift_c, width, m * (1 + n * _EPS), 0.0)
+        e0 += tau_up + tau_dn
+        log_t = -math.inf
+        if lam > 0:
+            worst = abs(log_a[tiny & (a > 0)]).max() if np.any(tiny & (a > 0)) else 0.0
+            theta = 8 * _EPS * (1 + abs(mu_t) * n + abs(k_t) + worst)  # relative error of each x_i
+            ct, et = _power_pipeline(x, T, nfft, lo + shift_c, width, float(x.sum()) * (1 + 2 * n * _EPS), theta)
+            # aliased tilted mass, in the tilted units (Σ_{j∉[L,U]} c_j e^{μ_t j − Tκ_t})
+            with np.errstate(over="ignore"):
+                alias_up = math.exp(min(log_tail(t_t, mus_t, u_fft), 0.0)) if u_fft < top else 0.0
+            alias_dn = tau_dn * math.exp(min(mu_t * (lo - 1) - T * k_t, 0.0)) if lo > bottom else 0.0
+            et += alias_up + alias_dn
+            # entry r (index lo + r) untilted errs by et·e^{Tκ_t − μ_t(lo + r)}: the tilted one is better above r_s
+            r_s = min(max(math.floor((math.log(et) + T * k_t - mu_t * lo - math.log(e0)) / mu_t), -1), width - 1)
+            with np.errstate(divide="ignore"):
+                c0[r_s + 1:] = np.exp(np.log(ct[r_s + 1:]) + T * k_t - mu_t * (lo + np.arange(r_s + 1, width)))
+            log_t_terms = [math.log(et) + T * k_t - mu_t * lo]
+            plain = et * math.exp(T * k_t - mu_t * (lo + r_s + 1)) if r_s < width - 1 else 0.0
+            if r_s >= 0:
+                log_t_terms.append(math.log(e0) + mu_t * r_s)
+                plain += e0
+            e0 = plain
+            log_t = float(np.logaddexp.reduce(log_t_terms)) + lam * (T * self.shift + (lo + shift_c) * h)
+        p_inf = self.inf_mass  # the atom: (m + p∞)^T − m^T, with the sum m known to n·u relative; + the cut tails
+        inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * _EPS) + (
+            (tau_up + tau_dn) if self.pessimistic else 0.0)
+        return LossGrid(T * self.shift + (lo + shift_c) * h, h, c0[:u - lo + 1], min(inf_mass, 1.0), self.pessimistic, e0,
+                        tilt=lam, log_tilt_error=log_t, inf_error=0.0)
+
 # --------------------------------------------------------------------------
 # FFT convolution with bounds on its round-off; exponential tilting
 # --------------------------------------------------------------------------
@@ -461,3 +571,30 @@ def _tilted(a, tilt):
         log_a = np.log(a) + tilt * np.arange(a.size)
     top = float(np.max(log_a))
     return np.exp(log_a - top), top
+
+
+def _power_pipeline(x, count, nfft, start, width, mass, theta):
+    r"""Entries start … start + width − 1 of x^{∗count} modulo nfft (clipped at 0), and the ℓ₂ bound on their error
+    of :meth:`LossGrid.power` without aliasing (``mass`` ≥ ‖x‖₁, ``theta`` the relative error of each x_i)."""
+    n = x.size
+    if n > nfft:  # fold onto the circle first (a ring homomorphism: the power of the fold is the fold of the power)
+        x = np.pad(x, (0, -n % nfft)).reshape(-1, nfft).sum(axis=0)
+        theta += (n // nfft + 1) * _EPS
+    fx = _fft.rfft(x, nfft)
+    p = np.ones_like(fx)
+    base, k = fx, count
+    while k:  # binary powering
+        p, k = (p * base if k & 1 else p), k >> 1
+        base = base * base if k else base
+    c = _fft.irfft(p, nfft)
+    c = np.maximum(np.roll(c, -(start % nfft))[:width], 0.0)
+    eps_f = math.log2(nfft) * _FFT_ETA
+    n2x = math.sqrt(_dot(x, x))
+    e_max = eps_f * math.sqrt(nfft) * n2x
+    rho = math.expm1((count - 1) * math.log1p(math.sqrt(5) * _EPS))
+    w = np.abs(p) ** 2
+    n2p = math.sqrt(float(w[0] + 2 * w[1:].sum() - (w[-1] if nfft % 2 == 0 else 0.0)))
+    grow = math.exp(min((count - 1) * math.log(mass + e_max), 700.0))
+    err = (rho / (1 - rho) + eps_f) * n2p / math.sqrt(nfft) + count * grow * eps_f * n2x
+    err += math.expm1(count * math.log1p(theta)) * mass ** count + nfft * 1e-300  # input error; underflow
+    return c, err

@@ -1,0 +1,93 @@
+"""Tests of dpnotes.pld.dpsgd: the grid chosen up front from a requested width, the upper bound alone.
+
+Independent routes: the analytic Gaussian curve (q = 1, written here with log_ndtr) and the certified
+lower end of a bracket (a lower bound on the true ε).
+"""
+
+import math
+
+import pytest
+from scipy.optimize import brentq
+from scipy.special import log_ndtr
+
+from dpnotes.pld import dpsgd_composed_plds, dpsgd_epsilon_bracket, dpsgd_epsilon_pld
+
+
+def analytic_gaussian_delta(eps, mu):
+    """δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2), in log space."""
+    la = log_ndtr(-eps / mu + mu / 2)
+    lb = eps + log_ndtr(-eps / mu - mu / 2)
+    return math.exp(la) * -math.expm1(lb - la)
+
+
+def analytic_gaussian_epsilon(delta, mu):
+    return brentq(lambda e: math.log(max(analytic_gaussian_delta(e, mu), 1e-300)) - math.log(delta), 0.0, 2000.0,
+                  xtol=1e-13)
+
+
+
+
+@pytest.mark.parametrize("sigma, T, rel_width", [(2.0, 16, 1e-2), (2.0, 16, 1e-4), (4.0, 1000, 1e-3)])
+def test_requested_width_is_met_and_brackets_the_exact_gaussian(sigma, T, rel_width):
+    """q = 1 is the Gaussian mechanism: ε exact from the analytic curve (μ = √T/σ), an independent route."""
+    exact = analytic_gaussian_epsilon(1e-5, math.sqrt(T) / sigma)
+    bracket = dpsgd_epsilon_bracket(1.0, sigma, T, 1e-5, rel_width=rel_width)
+    assert bracket.width_met and bracket.upper - bracket.lower <= rel_width * bracket.upper
+    assert bracket.lower <= exact <= bracket.upper
+    up = dpsgd_epsilon_pld(1.0, sigma, T, 1e-5, rel_width=rel_width)
+    assert exact <= up <= exact * (1 + rel_width)
+
+
+@pytest.mark.parametrize("q, sigma, T, rel_width", [(0.01, 1.1, 1000, 1e-3), (0.05, 2.0, 10000, 1e-2),
+                                                    (1e-3, 4.0, 1000, 1e-3), (0.01, 0.8, 1000, 1e-2)])
+def test_requested_width_is_met_for_dpsgd_and_the_upper_alone_is_that_close(q, sigma, T, rel_width):
+    """The bracket meets rel_width; the upper bound computed alone lies within rel_width of the lower end
+    of a 10× tighter bracket (so within rel_width of the true ε)."""
+    bracket = dpsgd_epsilon_bracket(q, sigma, T, 1e-5, rel_width=rel_width)
+    assert bracket.width_met and bracket.upper - bracket.lower <= rel_width * bracket.upper
+    tight = dpsgd_epsilon_bracket(q, sigma, T, 1e-5, rel_width=rel_width / 10)  # its lower end: ≤ the true ε
+    up = dpsgd_epsilon_pld(q, sigma, T, 1e-5, rel_width=rel_width)
+    assert tight.lower <= up <= tight.lower * (1 + rel_width)
+
+
+def test_a_coarse_request_is_cheaper_than_a_fine_one():
+    """The grid follows the requested width: 100× wider asks for a coarser spacing (width ∝ h² to h³)."""
+    from dpnotes.pld.dpsgd import _width_interval  # white-box: the a-priori spacing
+
+    coarse, _ = _width_interval(0.01, 2.0, 10000, 1e-5, 1e-2, 1e-16)
+    fine, _ = _width_interval(0.01, 2.0, 10000, 1e-5, 1e-4, 1e-16)
+    assert 100 ** (1 / 3) * 0.999 <= coarse / fine <= 10.0 * 1.001
+    up_coarse, _ = _width_interval(0.01, 2.0, 10000, 1e-5, 1e-2, 1e-16, upper_only=True)
+    up_fine, _ = _width_interval(0.01, 2.0, 10000, 1e-5, 1e-4, 1e-16, upper_only=True)
+    assert up_coarse / up_fine == pytest.approx(10.0, rel=1e-9)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: dpsgd_epsilon_pld(0.01, 1.0, 100, 1e-5, rel_width=0.0), "rel_width"),
+    (lambda: dpsgd_epsilon_pld(0.01, 1.0, 100, 1e-5, rel_width=2.0), "rel_width"),
+    (lambda: dpsgd_epsilon_pld(0.01, 1.0, 100, 1e-5, rel_width=float("nan")), "rel_width"),
+    (lambda: dpsgd_epsilon_pld(0.01, 1.0, 100, 1e-5, interval=-1.0), "interval"),
+    (lambda: dpsgd_epsilon_pld(0.01, 1.0, 100, 1e-5, tilt="chernoff"), "tilt"),
+    (lambda: dpsgd_epsilon_pld(0.01, 1.0, 100, 1e-5, tilt=-1.0), "tilt"),
+    (lambda: dpsgd_epsilon_bracket(0.01, 1.0, 100, 1e-5, tilt="chernoff"), "tilt"),
+    (lambda: dpsgd_composed_plds(0.01, 1.0, 100, interval=0.0), "interval"),
+    (lambda: dpsgd_composed_plds(0.01, 1.0, 0, interval=1e-3), "steps"),
+    (lambda: dpsgd_composed_plds(0.01, 1.0, 100, interval=1e-3, tail_mass=0.5), "tail_mass"),
+])
+def test_bad_accuracy_arguments_are_refused(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_an_upper_bound_that_cannot_reach_its_accuracy_says_so():
+    with pytest.warns(RuntimeWarning, match="less accurate than asked"):
+        up = dpsgd_epsilon_pld(0.5, 0.8, 1000, 1e-5, rel_width=1e-8)
+    assert up >= dpsgd_epsilon_bracket(0.5, 0.8, 1000, 1e-5, rel_width=1e-2).lower
+
+
+def test_composed_plds_bracket_the_exact_gaussian():
+    sigma, T = 2.0, 16
+    up, lo = dpsgd_composed_plds(1.0, sigma, T, interval=1e-3)
+    for eps in (0.5, 1.0, 2.0):
+        exact = analytic_gaussian_delta(eps, math.sqrt(T) / sigma)
+        assert lo.delta(eps) <= exact <= up.delta(eps)

@@ -1,0 +1,91 @@
+"""Tests of dpnotes.pld.grid: the T-fold composition in the Fourier domain (LossGrid.power).
+
+Independent routes: exact integer convolution of dyadic probabilities (no rounding at all), the
+analytic Gaussian curve, and the repeated-squaring composition of the same grid.
+"""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy.special import log_ndtr
+
+from dpnotes.pld import LossGrid, pld_gaussian, pld_subsampled_gaussian
+
+SCALE = 28  # probabilities are integers / 2^SCALE
+
+
+def _dyadic_grid(seed, n, pessimistic):
+    ints = np.random.default_rng(seed).integers(0, 2 ** (SCALE + 1) // n, n)  # total mass near 1
+    ints[[0, n // 3]] = 0  # zeros inside and at the edge
+    probs = np.array([float(Fraction(int(v), 2**SCALE)) for v in ints])
+    return [int(v) for v in ints], LossGrid(-0.1, 0.01, probs, 0.0, pessimistic)
+
+
+def _exact_power(ints, count):
+    c = np.array([1], dtype=object)
+    for _ in range(count):
+        c = np.convolve(c, np.array(ints, dtype=object))
+    return np.array([float(Fraction(int(v), 2 ** (SCALE * count))) for v in c])
+
+
+@pytest.mark.parametrize("lam", [0.0, 3.0])
+@pytest.mark.parametrize("count", [2, 12, 33])
+def test_power_error_bounds_hold_against_exact_integer_convolution(lam, count):
+    ints, g = _dyadic_grid(count, 40, False)
+    out = g.with_tilt(lam).power(count, 1e-30)
+    exact = _exact_power(ints, count)
+    start = round((out.shift - count * g.shift) / g.interval)
+    window = exact[start:start + out.probs.size]
+    assert exact.sum() - window.sum() <= 1e-30 * 2  # what the window leaves out is within the tail bounds
+    diff = np.abs(out.probs - window)
+    assert math.sqrt(float(np.sum(diff**2))) <= out.error
+    if lam > 0:
+        with np.errstate(divide="ignore"):
+            log_actual = 0.5 * np.logaddexp.reduce(2 * (np.log(diff) + lam * out.losses))
+        assert log_actual <= out.log_tilt_error
+
+
+@pytest.mark.parametrize("sigma, T", [(2.0, 16), (10.0, 1000)])
+def test_power_brackets_the_exact_gaussian_and_agrees_with_squaring(sigma, T):
+    mu = math.sqrt(T) / sigma
+    up = pld_gaussian(sigma, interval=1e-3)
+    lo = pld_gaussian(sigma, interval=1e-3, pessimistic=False)
+    lam = up.chernoff_tilt(T, delta=1e-10)
+    p_up = up.self_compose(T, tilt=lam, algorithm="power")
+    p_lo = lo.self_compose(T, tilt=lam, algorithm="power")
+    s_up = up.self_compose(T, tilt=lam)
+    for eps in (0.5, 1.0, 2.0, 4.0):
+        la, lb = log_ndtr(-eps / mu + mu / 2), eps + log_ndtr(-eps / mu - mu / 2)
+        exact = math.exp(la) * -math.expm1(lb - la)
+        assert p_lo.delta(eps) <= exact <= p_up.delta(eps)
+        assert p_up.delta(eps) == pytest.approx(s_up.delta(eps), rel=1e-6, abs=1e-15)
+
+
+def test_power_keeps_the_infinite_atom_and_the_tails_in_the_upper_bound():
+    """An atom at +∞ composes to 1 − (1 − p∞)^T; the window's cut tails go to +∞ (pessimistic)."""
+    g = LossGrid(0.0, 0.1, np.array([0.25, 0.5, 0.25 - 1e-3]), 1e-3, True)
+    out = g.power(50, 1e-12)
+    assert out.inf_mass >= 1 - (1 - 1e-3) ** 50
+    assert out.inf_mass <= 1 - (1 - 1e-3) ** 50 + 1e-9
+    assert out.delta(1e6) >= 1 - (1 - 1e-3) ** 50
+
+
+def test_power_is_the_squaring_result_for_dpsgd_at_delta_1e_10():
+    """Both algorithms give certified upper bounds that agree to the round-off of either."""
+    pl = pld_subsampled_gaussian(0.01, 1.0, interval=1e-3)
+    lam = pl.chernoff_tilt(1000, delta=1e-10)
+    a = float(pl.self_compose(1000, tilt=lam).epsilon(1e-10))
+    b = float(pl.self_compose(1000, tilt=lam, algorithm="power").epsilon(1e-10))
+    assert b == pytest.approx(a, rel=1e-6)
+
+
+def test_power_refuses_a_grid_that_carries_round_off_and_bad_arguments():
+    g = pld_gaussian(1.0).grids[0].with_tilt(1.0).self_compose(4)
+    with pytest.raises(ValueError, match="round-off"):
+        g.power(3)
+    with pytest.raises(ValueError, match="tail_mass"):
+        pld_gaussian(1.0).grids[0].power(3, 0.0)
+    with pytest.raises(ValueError, match="algorithm"):
+        pld_gaussian(1.0).self_compose(3, algorithm="fft")
