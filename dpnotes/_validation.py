@@ -53,6 +53,21 @@ def check_positive(x, name, *, allow_inf=False):
     return arr
 
 
+#: the most grid points of one privacy loss distribution (an FFT of 2²⁴ doubles, about 0.5 s)
+MAX_GRID_POINTS = 2**23
+
+
+def check_grid_points(n, what, remedy):
+    """Refuse, before any work, a loss grid of more than :data:`MAX_GRID_POINTS` points."""
+    if not n <= MAX_GRID_POINTS:
+        raise ValueError(f"{what} needs about {n:.3g} grid points (limit {MAX_GRID_POINTS}); {remedy}")
+
+
+def check_tail_mass(tail_mass):
+    """tail_mass ∈ (0, 10⁻²]: the mass cut from each tail of a loss grid (a cut of 0 would keep an infinite grid)."""
+    return float(check_interval(tail_mass, "tail_mass", 0.0, 1e-2, closed_low=False))
+
+
 def check_nonnegative(x, name, *, allow_inf=False):
     """Non-negative (and finite unless ``allow_inf``)."""
     arr = _as_float(x, name)

@@ -12,17 +12,6 @@ _spec = importlib.util.spec_from_file_location("module_chapters", ROOT / "tools"
 module_chapters = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(module_chapters)
 
-# Module docstrings still carrying a hand-written "Used in:" line, in files other work is changing.
-# Empty this list; do not add to it.
-USED_IN_TO_REMOVE = {
-    "dpnotes/figures/pld.py",  # to remove
-    "dpnotes/pld/__init__.py",  # to remove
-    "dpnotes/pld/distribution.py",  # to remove
-    "dpnotes/pld/dpsgd.py",  # to remove
-    "dpnotes/pld/grid.py",  # to remove
-}
-
-
 def test_the_readme_map_is_up_to_date():
     text = module_chapters.README.read_text(encoding="utf-8")
     assert text == module_chapters.readme_text(text), "run `python tools/module_chapters.py` (make claims does)"
@@ -32,8 +21,7 @@ def test_no_docstring_keeps_a_hand_written_used_in_line():
     """The README map is generated from the chapters; a "Used in:" line in a docstring would drift from it."""
     carrying = {p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "dpnotes").rglob("*.py"))
                 if re.search(r"^\s*Used in:", p.read_text(encoding="utf-8"), re.M)}
-    assert not carrying - USED_IN_TO_REMOVE, sorted(carrying - USED_IN_TO_REMOVE)
-    assert not USED_IN_TO_REMOVE - carrying, f"removed, drop from the list: {sorted(USED_IN_TO_REMOVE - carrying)}"
+    assert not carrying, sorted(carrying)
 
 
 def test_known_uses_are_found():

@@ -3,8 +3,6 @@
 The PLDs here use a *coarse* grid (see :func:`figure_interval`) so that every
 slider position of the static build computes quickly; the bracket drawn shows
 its own width, so the coarseness is visible, never hidden.
-
-Used in: book/07-exact-answer
 """
 
 from functools import lru_cache

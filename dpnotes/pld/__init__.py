@@ -97,8 +97,6 @@ The package, stage by stage (each module's docstring says more):
     checks, :func:`pld_from_privacy_loss`; :func:`gaussian_delta_exact`.
 ``dpsgd``
     the DP-SGD front ends (:func:`dpsgd_epsilon_bracket` and others).
-
-Used in: book/07-exact-answer
 """
 
 from .grid import LossGrid

@@ -3,7 +3,7 @@ r"""Constructors of privacy loss distributions, with their argument checks, and 
 :func:`pld_gaussian`, :func:`pld_laplace`, :func:`pld_randomized_response`,
 :func:`pld_from_probabilities`, :func:`pld_subsampled_gaussian` and
 :func:`pld_from_privacy_loss` check their arguments (grid spacing up to
-:data:`_MAX_INTERVAL`, ``method``, ``tail_mass``, the grid-size limit), take the
+:data:`MAX_INTERVAL`, ``method``, ``tail_mass``, the grid-size limit), take the
 loss law (:mod:`dpnotes.privacy_loss.laws`: the ``law`` of the mechanism's
 :class:`~dpnotes.privacy_loss.PrivacyLoss` where there is one), discretise it
 (:func:`~dpnotes.pld.discretise.discretise_loss_law`) and return a
@@ -21,11 +21,13 @@ import numpy as np
 from .._validation import (
     check_bool,
     check_choice,
+    check_grid_points,
     check_interval,
-    check_nonnegative,
     check_noise_multiplier,
+    check_nonnegative,
     check_positive,
     check_probability,
+    check_tail_mass,
     named_shapes,
     scalar_or_array,
 )
@@ -39,9 +41,9 @@ from ..privacy_loss import (
 from ..privacy_loss.laws import AtomicLossLaw, SubsampledGaussianLossLaw
 from .discretise import discretise_loss_law
 from .distribution import PrivacyLossDistribution
-from .grid import _DEFAULT_TAIL, LossGrid, _check_points, _check_tail_mass
+from .grid import DEFAULT_TAIL_MASS, LossGrid
 
-_MAX_INTERVAL = 10.0  # the widest grid spacing of the losses accepted
+MAX_INTERVAL = 10.0  # the widest grid spacing of the losses accepted
 
 
 def _check_method(method):
@@ -50,7 +52,7 @@ def _check_method(method):
 
 @named_shapes
 def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
-                 method="dots", tail_mass=_DEFAULT_TAIL):
+                 method="dots", tail_mass=DEFAULT_TAIL_MASS):
     r"""Discretised PLD of the Gaussian mechanism N(Δ, σ²) vs N(0, σ²).
 
     The loss is itself Gaussian: with μ = Δ/σ,
@@ -90,11 +92,11 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     pessimistic = check_bool(pessimistic, "pessimistic")
     sigma = float(check_positive(sigma, "sigma"))
     sens = float(check_positive(sensitivity, "sensitivity"))
-    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_method(method)
-    tail_mass = _check_tail_mass(tail_mass)
+    tail_mass = check_tail_mass(tail_mass)
     mu = sens / sigma
-    _check_points((mu * mu + 80.0 * mu + 1.0) / interval, f"sensitivity/sigma = {mu:.3g} at interval = {interval:g}",
+    check_grid_points((mu * mu + 80.0 * mu + 1.0) / interval, f"sensitivity/sigma = {mu:.3g} at interval = {interval:g}",
                   "use a larger interval or sigma")
     law = privacy_loss_gaussian(sigma, sens).law
     return PrivacyLossDistribution([discretise_loss_law(law, interval=interval, pessimistic=pessimistic,
@@ -103,7 +105,7 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
 
 @named_shapes
 def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
-                method="dots", tail_mass=_DEFAULT_TAIL):
+                method="dots", tail_mass=DEFAULT_TAIL_MASS):
     r"""Discretised PLD of the Laplace mechanism Lap(Δ, b) vs Lap(0, b).
 
     The loss has atoms ½e^{−Δ/b} at −Δ/b and ½ at Δ/b and density
@@ -139,10 +141,10 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
     pessimistic = check_bool(pessimistic, "pessimistic")
     b = float(check_positive(scale, "scale"))
     sens = float(check_positive(sensitivity, "sensitivity"))
-    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_method(method)
-    tail_mass = _check_tail_mass(tail_mass)
-    _check_points((2.0 * sens / b + 1.0) / interval, f"sensitivity/scale = {sens / b:.3g} at interval = {interval:g}",
+    tail_mass = check_tail_mass(tail_mass)
+    check_grid_points((2.0 * sens / b + 1.0) / interval, f"sensitivity/scale = {sens / b:.3g} at interval = {interval:g}",
                   "use a larger interval or scale")
     law = privacy_loss_laplace(b, sens).law
     return PrivacyLossDistribution([discretise_loss_law(law, interval=interval, pessimistic=pessimistic,
@@ -183,11 +185,11 @@ def pld_randomized_response(p, *, interval=1e-3, pessimistic=True, method="dots"
     """
     pessimistic = check_bool(pessimistic, "pessimistic")
     p = float(check_interval(p, "p", 0, 1, closed_low=False, closed_high=False))
-    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_method(method)
     law = privacy_loss_randomized_response(p).law
     return PrivacyLossDistribution([discretise_loss_law(law, interval=interval, pessimistic=pessimistic,
-                                                        method=method, tail_mass=_DEFAULT_TAIL)])
+                                                        method=method, tail_mass=DEFAULT_TAIL_MASS)])
 
 
 @named_shapes
@@ -232,7 +234,7 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
     q = check_nonnegative(q_probs, "q_probs")
     if p.shape != q.shape or p.ndim != 1:
         raise ValueError("p_probs and q_probs must be 1-D arrays of the same length")
-    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_method(method)
     atoms = []
     for py, qy in zip(p, q):
@@ -240,12 +242,12 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
             atoms.append((math.inf if qy == 0 else math.log(py) - math.log(qy), float(py)))
     return PrivacyLossDistribution([discretise_loss_law(AtomicLossLaw(atoms), interval=interval,
                                                         pessimistic=pessimistic, method=method,
-                                                        tail_mass=_DEFAULT_TAIL)])
+                                                        tail_mass=DEFAULT_TAIL_MASS)])
 
 
 @named_shapes
 def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method="dots",
-                            tail_mass=_DEFAULT_TAIL):
+                            tail_mass=DEFAULT_TAIL_MASS):
     r"""Discretised PLD of the Poisson-subsampled Gaussian (sensitivity 1), both directions.
 
     remove: P = (1−q)N(0,σ²) + qN(1,σ²) vs Q = N(0,σ²); add: the reverse. With
@@ -285,9 +287,9 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     pessimistic = check_bool(pessimistic, "pessimistic")
     q = float(check_probability(q, "q"))
     sigma = check_noise_multiplier(sigma)
-    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_method(method)
-    tail_mass = _check_tail_mass(tail_mass)
+    tail_mass = check_tail_mass(tail_mass)
     if q == 0.0:
         return PrivacyLossDistribution([LossGrid(0.0, interval, np.ones(1), 0.0, pessimistic)])
     if q == 1.0:
@@ -300,7 +302,7 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
 
 
 @named_shapes
-def pld_from_privacy_loss(loss, *, interval=1e-3, pessimistic=True, method="dots", tail_mass=_DEFAULT_TAIL):
+def pld_from_privacy_loss(loss, *, interval=1e-3, pessimistic=True, method="dots", tail_mass=DEFAULT_TAIL_MASS):
     r"""Discretised PLD of the pair behind a :class:`~dpnotes.privacy_loss.PrivacyLoss` (one direction, P ‖ Q).
 
     Discretises ``loss.law``, the law of Z = log(P(Y)/Q(Y)), Y ~ P, onto the grid
@@ -342,9 +344,9 @@ def pld_from_privacy_loss(loss, *, interval=1e-3, pessimistic=True, method="dots
     if not isinstance(loss, PrivacyLoss):
         raise TypeError(f"loss must be a PrivacyLoss (got {type(loss).__name__})")
     pessimistic = check_bool(pessimistic, "pessimistic")
-    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_method(method)
-    tail_mass = _check_tail_mass(tail_mass)
+    tail_mass = check_tail_mass(tail_mass)
     return PrivacyLossDistribution([discretise_loss_law(loss.law, interval=interval, pessimistic=pessimistic,
                                                         method=method, tail_mass=tail_mass)])
 

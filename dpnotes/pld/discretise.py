@@ -19,9 +19,9 @@ import math
 
 import numpy as np
 
-from .._validation import check_bool, check_choice, check_interval, check_positive, named_shapes
+from .._validation import check_bool, check_choice, check_grid_points, check_interval, check_positive, named_shapes
 from ..privacy_loss.laws import AtomicLossLaw, LossLaw
-from .grid import _EPS, _MAX_POINTS, LossGrid, _check_points
+from .grid import UNIT_ROUNDOFF, MAX_POINTS, LossGrid
 
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
 _GL_NODES = 0.5 * (_GL_NODES + 1.0)  # on [0, 1]
@@ -110,7 +110,7 @@ def _discretise(law, interval, pessimistic, method, tail):
     """A LossGrid for one direction of a mechanism with loss law ``law``."""
     d = interval
     lo_l, hi_l = law.range(tail)
-    _check_points((hi_l - lo_l) / d, f"interval = {d:g}", f"use a larger interval (≥ {(hi_l - lo_l) / _MAX_POINTS:.3g})")
+    check_grid_points((hi_l - lo_l) / d, f"interval = {d:g}", f"use a larger interval (≥ {(hi_l - lo_l) / MAX_POINTS:.3g})")
     if max(abs(lo_l), abs(hi_l)) / d > 2.0**52:
         raise ValueError(f"interval = {d:g} is too small for losses up to {max(abs(lo_l), abs(hi_l)):.3g}: the grid "
                          f"indices would exceed 2⁵² (use interval ≥ {max(abs(lo_l), abs(hi_l)) / 2.0**52:.3g})")
@@ -188,7 +188,7 @@ def _discretise(law, interval, pessimistic, method, tail):
     # the common residual: the smallest one among bins that carry real mass
     heavy = ok & (pm > 1e-9 * max(pm.max(), 1e-300))
     r_min = float(np.min(r[heavy])) if np.any(heavy) else 0.0
-    r_min = min(r_min, 0.0) - 16 * _EPS * (abs(grid).max() + d)  # margin for round-off
+    r_min = min(r_min, 0.0) - 16 * UNIT_ROUNDOFF * (abs(grid).max() + d)  # margin for round-off
     down = r < r_min
     probs[~down] += pm[~down]
     idx = np.nonzero(down)[0]

@@ -4,17 +4,15 @@ r"""The privacy loss distribution of a mechanism: one grid per adjacency directi
 (a symmetric mechanism) or two (remove, add), all upper or all lower bounds;
 δ(ε) and ε(δ) are the worse direction. It composes (:meth:`~PrivacyLossDistribution.compose`,
 :meth:`~PrivacyLossDistribution.self_compose`) with FFTs tilted by the Chernoff
-λ of a target (:meth:`~PrivacyLossDistribution.chernoff_tilt`, :func:`_choose_tilt`).
-
-Used in: book/07-exact-answer
+λ of a target (:meth:`~PrivacyLossDistribution.chernoff_tilt`, :meth:`~PrivacyLossDistribution.fft_tilt`).
 """
 
 import math
 
 import numpy as np
 
-from .._validation import check_choice, check_count, check_delta, check_nonnegative, scalar_or_array
-from .grid import _DEFAULT_TAIL, _check_tail_mass
+from .._validation import check_choice, check_count, check_delta, check_nonnegative, check_tail_mass, scalar_or_array
+from .grid import DEFAULT_TAIL_MASS
 
 _AUTO_TILT_DELTA = 1e-10  # the δ whose ε the default FFT tilt aims at
 
@@ -63,11 +61,11 @@ class PrivacyLossDistribution:
         """True if δ from this object is an upper bound, False for a lower bound."""
         return self.grids[0].pessimistic
 
-    def compose(self, other, tail_mass=_DEFAULT_TAIL):
+    def compose(self, other, tail_mass=DEFAULT_TAIL_MASS):
         """Composition with another PLD of the same interval and kind."""
         if not isinstance(other, PrivacyLossDistribution):
             raise TypeError(f"other must be a PrivacyLossDistribution (got {type(other).__name__})")
-        tail_mass = _check_tail_mass(tail_mass)
+        tail_mass = check_tail_mass(tail_mass)
         if len(self.grids) == len(other.grids):
             pairs = zip(self.grids, other.grids)
         else:  # a symmetric mechanism serves both directions
@@ -75,7 +73,7 @@ class PrivacyLossDistribution:
             pairs = ((one.grids[0], g) for g in two.grids)
         return PrivacyLossDistribution([a.compose(b, tail_mass) for a, b in pairs])
 
-    def self_compose(self, count, tail_mass=_DEFAULT_TAIL, *, tilt="auto", algorithm="squaring"):
+    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, tilt="auto", algorithm="squaring"):
         r"""``count``-fold composition (count ≥ 1).
 
         ``algorithm="squaring"``: repeated squaring, each convolution by FFT and cut to its
@@ -92,10 +90,10 @@ class PrivacyLossDistribution:
         λ = 0 is one FFT per convolution instead of two.
         """
         count = int(check_count(count, "count"))
-        tail_mass = _check_tail_mass(tail_mass)
+        tail_mass = check_tail_mass(tail_mass)
         check_choice(algorithm, "algorithm", ("squaring", "power"))
         if isinstance(tilt, str):
-            tilt = _choose_tilt(self, count, tilt, delta=_AUTO_TILT_DELTA)
+            tilt = self.fft_tilt(count, tilt, delta=_AUTO_TILT_DELTA)
         tilts = np.broadcast_to(np.asarray(tilt, dtype=float), (len(self.grids),))
         if algorithm == "power":
             return PrivacyLossDistribution([g.with_tilt(t).power(count, tail_mass) for g, t in zip(self.grids, tilts)])
@@ -135,6 +133,21 @@ class PrivacyLossDistribution:
             out.append(float(fine[int(np.argmin(objective(g, fine)))]))
         return tuple(out)
 
+    def fft_tilt(self, count, tilt="auto", **target):
+        """λ per grid for the FFTs of the ``count``-fold composition.
+
+        ``tilt="auto"``: :meth:`chernoff_tilt` at the target (``delta=`` or
+        ``epsilon=``); a number ≥ 0 (or one per grid): that λ.
+        """
+        if isinstance(tilt, str):
+            if tilt != "auto":
+                raise ValueError(f"tilt must be 'auto' or a number ≥ 0 (got {tilt!r})")
+            return self.chernoff_tilt(count, **target)
+        t = check_nonnegative(tilt, "tilt", allow_inf=False)
+        if t.ndim > 1 or t.ndim == 1 and t.size != len(self.grids):
+            raise ValueError(f"tilt must be one number or one per grid ({len(self.grids)}; got shape {t.shape})")
+        return t if t.ndim else float(t)
+
     def delta(self, epsilon):
         """δ(ε), maximised over the directions."""
         vals = [np.asarray(g.delta(epsilon)) for g in self.grids]
@@ -145,15 +158,3 @@ class PrivacyLossDistribution:
         delta = check_delta(delta)
         vals = [np.asarray(g.epsilon(delta)) for g in self.grids]
         return scalar_or_array(np.maximum.reduce(vals))
-
-
-def _choose_tilt(pld, steps, tilt, **target):
-    """λ per grid: the Chernoff tilt for ``tilt="auto"``, else the given value(s)."""
-    if isinstance(tilt, str):
-        if tilt != "auto":
-            raise ValueError(f"tilt must be 'auto' or a number ≥ 0 (got {tilt!r})")
-        return pld.chernoff_tilt(steps, **target)
-    t = check_nonnegative(tilt, "tilt", allow_inf=False)
-    if t.ndim > 1 or t.ndim == 1 and t.size != len(pld.grids):
-        raise ValueError(f"tilt must be one number or one per grid ({len(pld.grids)}; got shape {t.shape})")
-    return t if t.ndim else float(t)

@@ -12,8 +12,6 @@ figures use it) and :func:`dpsgd_delta_pld` is the certified δ at ε. Before an
 composition whose grid would be too large (the per-step loss scale is
 :func:`_step_loss_std`). :func:`dpsgd_clt_mu` is the μ of the Gaussian-DP
 central limit, an approximation rather than a bound.
-
-Used in: book/07-exact-answer
 """
 
 import math
@@ -22,16 +20,17 @@ import warnings
 from .._validation import (
     check_count,
     check_delta,
+    check_grid_points,
     check_interval,
     check_noise_multiplier,
     check_nonnegative,
     check_probability,
     check_steps,
+    check_tail_mass,
     named_shapes,
 )
-from .constructors import _MAX_INTERVAL, pld_subsampled_gaussian
-from .distribution import _choose_tilt
-from .grid import _DEFAULT_TAIL, _MAX_POINTS, _check_points, _check_tail_mass
+from .constructors import MAX_INTERVAL, pld_subsampled_gaussian
+from .grid import DEFAULT_TAIL_MASS, MAX_POINTS
 
 
 @named_shapes
@@ -127,13 +126,13 @@ def _composed_loss_span(q, sigma, steps):
 
 
 def _check_dpsgd_cost(q, sigma, steps, interval):
-    """Refuse before any work a DP-SGD composition whose grid would exceed :data:`_MAX_POINTS` points.
+    """Refuse before any work a DP-SGD composition whose grid would exceed :data:`MAX_POINTS` points.
 
     The composed loss has mean ≈ T·s²/2 and standard deviation ≈ √T·s (s the per-step loss
     standard deviation of :func:`dpsgd_grid_interval`); the grid spans about mean + 40 standard
     deviations (:func:`_composed_loss_span`).
     """
-    _check_points(_composed_loss_span(q, sigma, steps) / interval, f"steps = {steps:g} at interval = {interval:.3g}",
+    check_grid_points(_composed_loss_span(q, sigma, steps) / interval, f"steps = {steps:g} at interval = {interval:.3g}",
                   "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")
 
 
@@ -241,7 +240,7 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
 
 
 @named_shapes
-def dpsgd_composed_plds(q, sigma, steps, *, interval, tail_mass=_DEFAULT_TAIL, tilt="auto"):
+def dpsgd_composed_plds(q, sigma, steps, *, interval, tail_mass=DEFAULT_TAIL_MASS, tilt="auto"):
     r"""The upper and lower PLDs of T DP-SGD steps on one grid (what the bracket reads ε from).
 
     Each is :func:`pld_subsampled_gaussian` (``tail_mass``/T cut from each tail of a
@@ -282,19 +281,29 @@ def dpsgd_composed_plds(q, sigma, steps, *, interval, tail_mass=_DEFAULT_TAIL, t
     q = float(check_probability(q, "q"))
     sigma = check_noise_multiplier(sigma)
     steps = check_steps(steps)
-    interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
-    tail_mass = _check_tail_mass(tail_mass)
+    interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
+    tail_mass = check_tail_mass(tail_mass)
     _check_dpsgd_cost(q, sigma, steps, interval)
+    tilt = _check_tilt(tilt)
     return tuple(_composed(q, sigma, steps, interval, tail_mass, pessimistic, tilt) for pessimistic in (True, False))
+
+
+def _check_tilt(tilt):
+    """``tilt``: "auto", or λ ≥ 0 (one number, or one per direction)."""
+    if isinstance(tilt, str):
+        if tilt != "auto":
+            raise ValueError(f"tilt must be 'auto' or a number ≥ 0 (got {tilt!r})")
+        return tilt
+    t = check_nonnegative(tilt, "tilt", allow_inf=False)
+    if t.ndim > 1 or (t.ndim == 1 and t.size != 2):
+        raise ValueError(f"tilt must be 'auto', one number ≥ 0 or one per direction (got shape {t.shape})")
+    return t if t.ndim else float(t)
 
 
 def _given_or_pilot_tilt(tilt, pilot):
     """The FFT tilt: ``tilt`` if a number, else (``tilt="auto"``) the pilot's Chernoff tilts (None: none yet)."""
-    if not isinstance(tilt, str):
-        return tilt
-    if tilt != "auto":
-        raise ValueError(f"tilt must be 'auto' or a number ≥ 0 (got {tilt!r})")
-    return pilot
+    tilt = _check_tilt(tilt)
+    return pilot if isinstance(tilt, str) else tilt
 
 
 def _check_grid_arguments(q, sigma, steps, delta, interval, rel_width, tail_mass):
@@ -303,15 +312,15 @@ def _check_grid_arguments(q, sigma, steps, delta, interval, rel_width, tail_mass
     steps = check_steps(steps)
     delta = float(check_delta(delta))
     rel_width = float(check_interval(rel_width, "rel_width", 1e-8, 1.0))
-    tail_mass = _check_tail_mass(tail_mass)
+    tail_mass = check_tail_mass(tail_mass)
     if interval is not None:
-        interval = float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+        interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     return q, sigma, steps, delta, interval, rel_width, tail_mass
 
 
 @named_shapes
 def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=None,
-                          tail_mass=_DEFAULT_TAIL, max_refinements=3, tilt="auto"):
+                          tail_mass=DEFAULT_TAIL_MASS, max_refinements=3, tilt="auto"):
     r"""Lower and upper bounds on the ε of DP-SGD (Poisson rate q, noise σ, T steps) at δ.
 
     Both bounds come from discretised PLDs of the subsampled Gaussian composed T
@@ -378,7 +387,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     elif auto:
         d, lam = _width_interval(q, sigma, steps, delta, rel_width, tail_mass)
         lam = _given_or_pilot_tilt(tilt, lam)
-        d = max(d, 1.01 * _composed_loss_span(q, sigma, steps) / _MAX_POINTS)  # a miss is then reported
+        d = max(d, 1.01 * _composed_loss_span(q, sigma, steps) / MAX_POINTS)  # a miss is then reported
     else:
         d, lam = interval, _given_or_pilot_tilt(tilt, None)
     _check_dpsgd_cost(q, sigma, steps, d)
@@ -416,7 +425,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
 
 @named_shapes
 def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
-                      tail_mass=_DEFAULT_TAIL, tilt="auto"):
+                      tail_mass=DEFAULT_TAIL_MASS, tilt="auto"):
     r"""Certified upper bound on the ε of DP-SGD at δ, from the numerically composed PLD.
 
     .. math:: \varepsilon = \min\{\varepsilon \ge 0 : \max_{\rm dir}\delta_T(\varepsilon) \le \delta\}
@@ -463,7 +472,7 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
     d, lam = (_width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=True) if interval is None
               else (interval, None))
     lam = _given_or_pilot_tilt(tilt, lam)
-    finest = 1.01 * _composed_loss_span(q, sigma, steps) / _MAX_POINTS
+    finest = 1.01 * _composed_loss_span(q, sigma, steps) / MAX_POINTS
     if interval is None and d < finest:
         warnings.warn(f"the grid for rel_width = {rel_width:g} (interval {d:.3g}) exceeds the grid-size limit; "
                       f"the upper bound is computed at interval {finest:.3g}, less accurate than asked "
@@ -474,7 +483,7 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
 
 
 @named_shapes
-def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAULT_TAIL, tilt="auto"):
+def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=DEFAULT_TAIL_MASS, tilt="auto"):
     r"""Certified upper bound on the δ of DP-SGD at ε (the worse adjacency direction).
 
     .. math:: \delta(\varepsilon) = \max_{\rm dir}\ \mathbb E\big[\max(0, 1 - e^{\varepsilon - Z_T})\big]
@@ -515,11 +524,11 @@ def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=_DEFAU
     sigma = check_noise_multiplier(sigma)
     steps = check_steps(steps)
     epsilon = float(check_nonnegative(epsilon, "epsilon"))
-    tail_mass = _check_tail_mass(tail_mass)
+    tail_mass = check_tail_mass(tail_mass)
     if q == 0.0:
         return 0.0
-    d = dpsgd_grid_interval(q, sigma, steps) if interval is None else float(check_interval(interval, "interval", 0.0, _MAX_INTERVAL, closed_low=False))
+    d = dpsgd_grid_interval(q, sigma, steps) if interval is None else float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_dpsgd_cost(q, sigma, steps, d)
     up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
-    lam = _choose_tilt(up, steps, tilt, epsilon=epsilon)
+    lam = up.fft_tilt(steps, tilt, epsilon=epsilon)
     return float(up.self_compose(steps, tail_mass, tilt=lam).delta(epsilon))

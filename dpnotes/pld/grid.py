@@ -13,10 +13,8 @@ geometric weights (:func:`_log_geometric_tail`). The analysis is in the
 package docstring (:mod:`dpnotes.pld`, "Round-off").
 
 Also here, because every later stage uses them: the grid-size limit
-(:data:`_MAX_POINTS`, :func:`_check_points`) and the tail mass cut per
-construction or convolution (:data:`_DEFAULT_TAIL`, :func:`_check_tail_mass`).
-
-Used in: book/07-exact-answer
+(:data:`MAX_POINTS`, :func:`dpnotes._validation.check_grid_points`) and the tail mass cut per
+construction or convolution (:data:`DEFAULT_TAIL_MASS`, :func:`dpnotes._validation.check_tail_mass`).
 """
 
 import math
@@ -25,24 +23,18 @@ import numpy as np
 from scipy import fft as _fft
 from scipy.special import logsumexp
 
-from .._validation import check_interval, check_nonnegative, scalar_or_array
+from .._validation import (
+    MAX_GRID_POINTS,
+    check_grid_points,
+    check_nonnegative,
+    check_tail_mass,
+    scalar_or_array,
+)
 
-_EPS = np.finfo(float).eps
+UNIT_ROUNDOFF = np.finfo(float).eps
 _REL_SLACK = 1e-8  # relative floating-point allowance on δ (per-bin quadrature and CDFs)
-_DEFAULT_TAIL = 1e-16  # mass cut from each tail per construction/convolution
-_MAX_TAIL = 1e-2  # the largest tail_mass accepted
-_MAX_POINTS = 2**23  # the most grid points of one distribution (an FFT of 2²⁴ doubles, about 0.5 s)
-
-
-def _check_tail_mass(tail_mass):
-    """tail_mass ∈ (0, 10⁻²]: the mass cut from each tail (a cut of 0 would keep an infinite grid)."""
-    return float(check_interval(tail_mass, "tail_mass", 0.0, _MAX_TAIL, closed_low=False))
-
-
-def _check_points(n, what, remedy):
-    """Refuse, before any work, a grid of more than :data:`_MAX_POINTS` points."""
-    if not n <= _MAX_POINTS:
-        raise ValueError(f"{what} needs about {n:.3g} grid points (limit {_MAX_POINTS}); {remedy}")
+DEFAULT_TAIL_MASS = 1e-16  # mass cut from each tail per construction/convolution
+MAX_POINTS = MAX_GRID_POINTS  # the most grid points of one distribution (an FFT of 2²⁴ doubles, about 0.5 s)
 
 
 # --------------------------------------------------------------------------
@@ -228,7 +220,7 @@ class LossGrid:
                         self.pessimistic, self.error, tilt=self.tilt,
                         log_tilt_error=self.log_tilt_error, inf_error=self.inf_error)
 
-    def compose(self, other, tail_mass=_DEFAULT_TAIL):
+    def compose(self, other, tail_mass=DEFAULT_TAIL_MASS):
         """The grid of the composition (losses add): a convolution, cut to its bulk.
 
         The window kept is chosen from the *exact* tail masses of the
@@ -247,7 +239,7 @@ class LossGrid:
         na, nb = a.size, b.size
         ma, mb = float(a.sum()), float(b.sum())
         n = na + nb - 1
-        _check_points(n, "the composition", "use a larger interval or tail_mass, or fewer steps")
+        check_grid_points(n, "the composition", "use a larger interval or tail_mass, or fewer steps")
         # exact tail sums from prefix/suffix sums; each is one contiguous dot product
         # exact tail sums from prefix/suffix sums (stored reversed, so that every
         # probe is one dot product of two contiguous slices)
@@ -304,7 +296,7 @@ class LossGrid:
                         min(inf_mass, 1.0), self.pessimistic, error, tilt=lam,
                         log_tilt_error=log_tilt_error, inf_error=inf_error)
 
-    def self_compose(self, count, tail_mass=_DEFAULT_TAIL):
+    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS):
         """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``)."""
         count = int(count)
         tail_mass = tail_mass / count  # a cut at one level is repeated up to `count` times
@@ -318,7 +310,7 @@ class LossGrid:
         return result
 
 
-    def power(self, count, tail_mass=_DEFAULT_TAIL):
+    def power(self, count, tail_mass=DEFAULT_TAIL_MASS):
         r"""The ``count``-fold composition in the Fourier domain: one transform, its T-th power, one inverse.
 
         The composed index J (loss ``count``·shift + J·h) is kept on the window
@@ -346,7 +338,7 @@ class LossGrid:
             return self
         if self.error > 0 or self.inf_error > 0:
             raise ValueError("power composes a grid that carries no round-off yet")
-        tail_mass = _check_tail_mass(tail_mass)
+        tail_mass = check_tail_mass(tail_mass)
         a, h, lam, T = self.probs, self.interval, self.tilt, count
         n, m = a.size, float(a.sum())
         ctr = int(round(float(np.dot(a, np.arange(n))) / m))  # indices are centred here: j − ctr, J − T·ctr
@@ -355,7 +347,7 @@ class LossGrid:
             log_a = np.log(a)  # κ(μ) = log Σ a_i e^{μ(i − ctr)}, at several μ at once:
         kappa = lambda mu: logsumexp(log_a[None, :] + np.atleast_1d(mu)[:, None] * idx[None, :], axis=1)  # noqa: E731
         log_tau, top, bottom = math.log(tail_mass), T * (n - 1) - shift_c, -shift_c
-        slack = lambda t: 2 * _EPS * (T * (n + 2) + np.abs(t))  # noqa: E731  (error of t = T·κ: sums of n terms)
+        slack = lambda t: 2 * UNIT_ROUNDOFF * (T * (n + 2) + np.abs(t))  # noqa: E731  (error of t = T·κ: sums of n terms)
 
         def log_tail(t, mus, cut):  # log of min over μ of the Chernoff bound on Σ_{J>cut} (μ > 0) or Σ_{J<cut} (μ < 0)
             return float(np.min(t - mus * (cut + np.sign(mus)) + slack(t)))  # t = T·κ(μ)
@@ -391,16 +383,16 @@ class LossGrid:
             tau_up = math.exp(min(log_tail(t_up, mus, u), 0.0)) if u < top else 0.0
             tau_dn = math.exp(min(log_tail(t_dn, -mus, lo), 0.0)) if lo > bottom else 0.0
         width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
-        if width > min(8 * (n + 16 * 0.3 * math.sqrt(-2 * log_tau) / mus[0]), _MAX_POINTS):  # loose bounds
+        if width > min(8 * (n + 16 * 0.3 * math.sqrt(-2 * log_tau) / mus[0]), MAX_POINTS):  # loose bounds
             return self.self_compose(count, tail_mass)  # (long-tailed steps): squaring cuts by exact tail sums
         nfft = _fft.next_fast_len(width, real=True)
-        c0, e0 = _power_pipeline(a, T, nfft, lo + shift_c, width, m * (1 + n * _EPS), 0.0)
+        c0, e0 = _power_pipeline(a, T, nfft, lo + shift_c, width, m * (1 + n * UNIT_ROUNDOFF), 0.0)
         e0 += tau_up + tau_dn
         log_t = -math.inf
         if lam > 0:
             worst = abs(log_a[tiny & (a > 0)]).max() if np.any(tiny & (a > 0)) else 0.0
-            theta = 8 * _EPS * (1 + abs(mu_t) * n + abs(k_t) + worst)  # relative error of each x_i
-            ct, et = _power_pipeline(x, T, nfft, lo + shift_c, width, float(x.sum()) * (1 + 2 * n * _EPS), theta)
+            theta = 8 * UNIT_ROUNDOFF * (1 + abs(mu_t) * n + abs(k_t) + worst)  # relative error of each x_i
+            ct, et = _power_pipeline(x, T, nfft, lo + shift_c, width, float(x.sum()) * (1 + 2 * n * UNIT_ROUNDOFF), theta)
             # aliased tilted mass, in the tilted units (Σ_{j∉[L,U]} c_j e^{μ_t j − Tκ_t})
             with np.errstate(over="ignore"):
                 alias_up = math.exp(min(log_tail(t_t, mus_t, u_fft), 0.0)) if u_fft < top else 0.0
@@ -418,7 +410,7 @@ class LossGrid:
             e0 = plain
             log_t = float(np.logaddexp.reduce(log_t_terms)) + lam * (T * self.shift + (lo + shift_c) * h)
         p_inf = self.inf_mass  # the atom: (m + p∞)^T − m^T, with the sum m known to n·u relative; + the cut tails
-        inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * _EPS) + (
+        inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * UNIT_ROUNDOFF) + (
             (tau_up + tau_dn) if self.pessimistic else 0.0)
         return LossGrid(T * self.shift + (lo + shift_c) * h, h, c0[:u - lo + 1], min(inf_mass, 1.0), self.pessimistic, e0,
                         tilt=lam, log_tilt_error=log_t, inf_error=0.0)
@@ -461,7 +453,7 @@ def _last_true(pred, start, stop):
 # scipy's pocketfft is a mixed-radix FFT with accurate twiddles; 16u leaves a
 # margin for the radix-3/5 butterflies (the tests compare the bound with the
 # actual error against exact summation).
-_FFT_ETA = 16 * _EPS / 2
+_FFT_ETA = 16 * UNIT_ROUNDOFF / 2
 
 
 def _log_geometric_tail(start, step, count, rate):
@@ -501,7 +493,7 @@ def _fft_error_l2(a, b, nfft):
     eps_f = math.log2(nfft) * _FFT_ETA
     n2a, n1a = math.sqrt(_dot(a, a)), float(a.sum())
     n2b, n1b = (n2a, n1a) if b is a else (math.sqrt(_dot(b, b)), float(b.sum()))
-    return ((2 * eps_f + _EPS) * n2a * n1b + eps_f * n1a * n2b) * (1 + 4 * eps_f)
+    return ((2 * eps_f + UNIT_ROUNDOFF) * n2a * n1b + eps_f * n1a * n2b) * (1 + 4 * eps_f)
 
 
 def _convolve(a, b, tilt=0.0):
@@ -531,7 +523,7 @@ def _convolve(a, b, tilt=0.0):
     n = na + nb - 1
     if min(na, nb) <= 64:
         m = min(na, nb)
-        gamma = m * _EPS / 2 / (1 - m * _EPS / 2)
+        gamma = m * UNIT_ROUNDOFF / 2 / (1 - m * UNIT_ROUNDOFF / 2)
         c = np.maximum(np.convolve(a, b), 0.0)
         err = gamma * math.sqrt(_dot(c, c))
         log_tilted = -math.inf
@@ -579,7 +571,7 @@ def _power_pipeline(x, count, nfft, start, width, mass, theta):
     n = x.size
     if n > nfft:  # fold onto the circle first (a ring homomorphism: the power of the fold is the fold of the power)
         x = np.pad(x, (0, -n % nfft)).reshape(-1, nfft).sum(axis=0)
-        theta += (n // nfft + 1) * _EPS
+        theta += (n // nfft + 1) * UNIT_ROUNDOFF
     fx = _fft.rfft(x, nfft)
     p = np.ones_like(fx)
     base, k = fx, count
@@ -591,7 +583,7 @@ def _power_pipeline(x, count, nfft, start, width, mass, theta):
     eps_f = math.log2(nfft) * _FFT_ETA
     n2x = math.sqrt(_dot(x, x))
     e_max = eps_f * math.sqrt(nfft) * n2x
-    rho = math.expm1((count - 1) * math.log1p(math.sqrt(5) * _EPS))
+    rho = math.expm1((count - 1) * math.log1p(math.sqrt(5) * UNIT_ROUNDOFF))
     w = np.abs(p) ** 2
     n2p = math.sqrt(float(w[0] + 2 * w[1:].sum() - (w[-1] if nfft % 2 == 0 else 0.0)))
     grow = math.exp(min((count - 1) * math.log(mass + e_max), 700.0))
