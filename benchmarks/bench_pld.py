@@ -5,10 +5,9 @@ DP-SGD (Poisson rate q, noise σ, T steps, δ = 1e-5) on the grid q ∈ {1e-3, 1
 Per point:
 
 truth
-    the midpoint of a tight certified bracket, :func:`dpnotes.pld.dpsgd_epsilon_bracket`
-    with ``rel_width=TRUTH_WIDTH`` (10× and 100× that where the grid would exceed the
-    size limit; untimed; its achieved width is reported, so the
-    uncertainty of every error below is ± width/2). Cached in ``--truth-file``.
+    the midpoint of a tight certified bracket (``_reference.truth``: relative width 1e-5,
+    or 1e-4 / 1e-3 where the grid would exceed the size limit; untimed; its achieved
+    width is reported, so the uncertainty of every error below is ± width/2).
 dp-accounting
     ``PLDAccountant()`` at its defaults (value_discretization_interval 1e-4) as its
     README calls it; its relative error r = |ε − truth|/truth.
@@ -22,23 +21,19 @@ ours, default
 Times are best of ``--repeats`` runs, the four runs interleaved in each round;
 ratios are ours / dp-accounting (< 1: we are faster).
 
-Run: PYTHONPATH=. /work/venv-bench/bin/python benchmarks/bench_pld.py [--quick] [--repeats 3]
+Run (from benchmarks/, in the venv of ``make bench``): python bench_pld.py [--quick] [--repeats 3]
 """
 
 import argparse
-import json
 import logging
 import math
-import os
 import time
 import warnings
 
-DELTA = 1e-5
-QS = (1e-3, 1e-2, 0.05)
-SIGMAS = (0.8, 1.1, 2.0, 4.0)
+from _reference import DELTA, QS, SIGMAS, TRUTH_WIDTHS, truth
+
 STEPS = (1000, 10000, 100000, 1000000)
 QUICK_STEPS = (1000, 10000)
-TRUTH_WIDTH = 1e-5  # the relative width asked of the truth bracket
 MIN_REL = 1e-6  # the smallest relative accuracy asked of our calls (r can be ~0 by chance)
 
 
@@ -50,42 +45,6 @@ def dp_accounting_epsilon(q, sigma, steps, delta=DELTA):
     acc = dp_accounting.pld.PLDAccountant()
     acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
     return acc.get_epsilon(delta)
-
-
-def truth_bracket(q, sigma, steps, delta=DELTA):
-    """(lower, upper) of a tight certified bracket (rel_width = TRUTH_WIDTH, or as close as the grid allows)."""
-    from dpnotes.pld import dpsgd_epsilon_bracket
-
-    for width in (TRUTH_WIDTH, 10 * TRUTH_WIDTH, 100 * TRUTH_WIDTH):  # coarser where the grid would be too large
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)  # a missed width is reported as the width itself
-                lo, up = dpsgd_epsilon_bracket(q, sigma, steps, delta, rel_width=width, max_refinements=4)
-            return float(lo), float(up)
-        except ValueError:
-            continue
-    return math.nan, math.nan
-
-
-def _key(q, sigma, steps):
-    return f"{q:g},{sigma:g},{steps}"
-
-
-def truths(points, path=None):
-    """Truth brackets of the points, read from / added to the JSON file ``path`` (if given)."""
-    known = {}
-    if path and os.path.exists(path):
-        with open(path) as fh:
-            known = json.load(fh)
-    for q, sigma, steps in points:
-        k = _key(q, sigma, steps)
-        if k not in known or not math.isfinite(known[k].get("upper", math.nan)):
-            lo, up = truth_bracket(q, sigma, steps)
-            known[k] = {"lower": lo, "upper": up}
-            if path:
-                with open(path, "w") as fh:
-                    json.dump(known, fh, indent=1)
-    return {k: (v["lower"], v["upper"]) for k, v in known.items()}
 
 
 def _timed(fn):
@@ -140,13 +99,13 @@ def row(q, sigma, steps, lo, up, repeats=3):
     }
 
 
-def rows(quick=False, repeats=3, truth_file=None, steps=None):
+def rows(quick=False, repeats=3, steps=None):
     """Every grid point (``quick``: T ≤ 10⁴ only) as a dict; see the module docstring for the columns."""
     steps = tuple(steps) if steps else (QUICK_STEPS if quick else STEPS)
     points = [(q, s, t) for t in steps for q in QS for s in SIGMAS]
-    known = truths(points, truth_file)
-    return [row(q, s, t, *known[_key(q, s, t)], repeats=repeats) for q, s, t in points
-            if math.isfinite(known[_key(q, s, t)][1])]  # no truth: left out (and said so by main)
+    known = {p: truth(*p) for p in points}
+    return [row(q, s, t, *known[q, s, t], repeats=repeats) for q, s, t in points
+            if math.isfinite(known[q, s, t][1])]  # no truth: left out (and said so by main)
 
 
 def _median(xs):
@@ -160,16 +119,15 @@ def main():
     parser.add_argument("--quick", action="store_true", help="T ∈ {1e3, 1e4} only")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--steps", type=int, nargs="*", help="a subset of T values")
-    parser.add_argument("--truth-file", default=None, help="JSON cache of the truth brackets")
     args = parser.parse_args()
-    print(f"delta = {DELTA}; truth: bracket at rel_width {TRUTH_WIDTH:g}; best of {args.repeats}; "
+    print(f"delta = {DELTA}; truth: bracket at rel_width {TRUTH_WIDTHS[0]:g}; best of {args.repeats}; "
           "ratio = ours / dp-accounting")
     head = (f"{'q':>6} {'σ':>4} {'T':>8} {'truth':>11} {'±w/2':>8} {'dpa err':>8} {'dpa s':>7} "
             f"{'up err':>8} {'up s':>7} {'up/dpa':>6} {'br wid':>8} {'br s':>7} {'br/dpa':>6} "
             f"{'def err':>8} {'def s':>7} {'def/dpa':>7}")
     print(head)
     out = []
-    for r in rows(args.quick, args.repeats, args.truth_file, args.steps):  # a point without a truth is left out
+    for r in rows(args.quick, args.repeats, args.steps):  # a point without a truth is left out
         out.append(r)
         print(f"{r['q']:6g} {r['sigma']:4g} {r['steps']:8d} {r['truth']:11.6g} {r['truth_width'] / 2:8.1e} "
               f"{r['dpa_rel_err']:8.1e} {r['dpa_s']:7.3f} {r['upper_rel_err']:8.1e} {r['upper_s']:7.3f} "

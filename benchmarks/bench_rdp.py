@@ -13,7 +13,7 @@ Times are the best of ``repeat`` calls (the three interleaved in one process), a
 dpnotes at each point is reported too. The PLD lower bound (``dpsgd_epsilon_bracket``) checks that no ε
 is below the true one; it is "n/a" where the PLD grid would be too large.
 
-Run: /work/venv-bench/bin/python benchmarks/bench_rdp.py (Opacus optional: its column is skipped
+Run (from benchmarks/, in the venv of ``make bench``): python bench_rdp.py (Opacus optional: its column is skipped
 when it is not installed).
 """
 
