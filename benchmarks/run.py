@@ -107,13 +107,13 @@ def _widget_lines(rows):
 
 
 def table(lines, quick):
-    head = "| goal | target | min ratio | median ratio | met | notes |\n|---|---|---|---|---|---|\n"
+    head = "| goal | target | worst | median | met | notes |\n|---|---|---|---|---|---|\n"
     body = "".join(f"| {' | '.join(cells)} |\n" for cells in lines)
     when = datetime.date.today().isoformat()
     grid = "quick grid" if quick else "full grid"
     return (f"{head}{body}\nMeasured {when} ({grid}) on {_reference.machine()}. Ratios are peer time / "
-            f"dpnotes time (above 1: dpnotes is faster); widget lines are milliseconds against the budget. "
-            f"{_reference.__doc__.split('**Equal accuracy**')[1].split('**Time**')[0].strip().lstrip(':').strip()}\n")
+            f"dpnotes time (above 1: dpnotes is faster), worst and median over the grid; the widget lines are times against their budgets. "
+            "Equal accuracy: " + " ".join(_reference.__doc__.split("**Equal accuracy**")[1].split("**Time**")[0].strip().lstrip(":").split()) + "\n")
 
 
 def write_readme(text):
