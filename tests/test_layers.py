@@ -44,6 +44,14 @@ def _top(module):
     return parts[1] if len(parts) > 1 else "dpnotes"
 
 
+def _imported_module(node, package):
+    """The absolute name of the module an ``ast.ImportFrom`` in ``package`` imports from."""
+    if node.level:
+        base = package.split(".")[: len(package.split(".")) - node.level + 1]
+        return ".".join(base + ([node.module] if node.module else []))
+    return node.module or ""
+
+
 def _imports():
     """(importing module, imported module, imported names) for every import in the package, nested ones too."""
     for path in sorted(ROOT.rglob("*.py")):
@@ -52,11 +60,7 @@ def _imports():
         package = module if rel.name == "__init__" else module.rsplit(".", 1)[0]
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    target = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    target = node.module or ""
+                target = _imported_module(node, package)
                 if target.startswith("dpnotes"):
                     yield module, target, [a.name for a in node.names]
             elif isinstance(node, ast.Import):
@@ -129,11 +133,7 @@ def _private_names_across_modules(paths, root):
         bound = {}  # local name -> the dpnotes object it was imported as
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    target = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    target = node.module or ""
+                target = _imported_module(node, package)
                 if not target.startswith("dpnotes"):
                     continue
                 for a in node.names:

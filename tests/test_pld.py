@@ -11,8 +11,6 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from scipy.optimize import brentq
-from scipy.special import log_ndtr
 
 from dpnotes.pld import (
     LossGrid,
@@ -30,20 +28,9 @@ from dpnotes.pld import (
 from dpnotes.privacy_loss import privacy_loss_gaussian, privacy_loss_laplace, privacy_loss_randomized_response
 from dpnotes.privacy_loss.laws import AtomicLossLaw, GaussianLossLaw
 from dpnotes.pld.grid import _convolve  # white-box: the FFT convolution's error bounds against exact summation
+from analytic_gaussian import analytic_gaussian_delta, analytic_gaussian_epsilon
 
 logging.getLogger().setLevel(logging.ERROR)  # dp-accounting warns about connect-the-dots
-
-
-def analytic_gaussian_delta(eps, mu):
-    """δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2), written here independently in log space."""
-    la = log_ndtr(-eps / mu + mu / 2)
-    lb = eps + log_ndtr(-eps / mu - mu / 2)
-    return math.exp(la) * -math.expm1(lb - la)
-
-
-def analytic_gaussian_epsilon(delta, mu):
-    return brentq(lambda e: math.log(max(analytic_gaussian_delta(e, mu), 1e-300)) - math.log(delta), 0.0, 2000.0,
-                  xtol=1e-13)
 
 
 # ---------------------------------------------------------------- Gaussian

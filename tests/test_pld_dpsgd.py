@@ -7,24 +7,9 @@ lower end of a bracket (a lower bound on the true ε).
 import math
 
 import pytest
-from scipy.optimize import brentq
-from scipy.special import log_ndtr
 
 from dpnotes.pld import dpsgd_composed_plds, dpsgd_epsilon_bracket, dpsgd_epsilon_pld
-
-
-def analytic_gaussian_delta(eps, mu):
-    """δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2), in log space."""
-    la = log_ndtr(-eps / mu + mu / 2)
-    lb = eps + log_ndtr(-eps / mu - mu / 2)
-    return math.exp(la) * -math.expm1(lb - la)
-
-
-def analytic_gaussian_epsilon(delta, mu):
-    return brentq(lambda e: math.log(max(analytic_gaussian_delta(e, mu), 1e-300)) - math.log(delta), 0.0, 2000.0,
-                  xtol=1e-13)
-
-
+from analytic_gaussian import analytic_gaussian_delta, analytic_gaussian_epsilon
 
 
 @pytest.mark.parametrize("sigma, T, rel_width", [(2.0, 16, 1e-2), (2.0, 16, 1e-4), (4.0, 1000, 1e-3)])

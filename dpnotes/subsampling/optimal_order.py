@@ -218,6 +218,16 @@ def _check(q, sigma, steps):
     return float(check_probability(q, "q")), check_noise_multiplier(sigma), check_steps(steps)
 
 
+def _best_over_orders(q, sigma, steps, objective, what):
+    """(min, α*) of ``objective(α, T·ε_q(α))`` over the orders, searched on the exact composed RDP curve."""
+    rdp, shared = _composed_rdp(q, sigma, steps), _shared_rdp(q, sigma, steps)
+
+    def shared_objective(alpha_max):
+        pair = shared(alpha_max)
+        return None if pair is None else tuple((lambda a, f=f: objective(a, f(a))) for f in pair)
+    return _refined_minimum(lambda a: objective(a, rdp(a)), what, shared_objective)
+
+
 @named_shapes
 def epsilon_rdp_subsampled_gaussian(q, sigma, steps, delta, return_order=False):
     r"""ε at δ of T Poisson-subsampled Gaussian steps by RDP, at the best order found on the exact curve.
@@ -266,12 +276,7 @@ def epsilon_rdp_subsampled_gaussian(q, sigma, steps, delta, return_order=False):
     log_delta = float(np.log(check_delta(delta)))
     if q == 0.0:
         return (0.0, np.inf) if return_order else 0.0
-    rdp, shared = _composed_rdp(q, sigma, steps), _shared_rdp(q, sigma, steps)
-
-    def shared_objective(alpha_max):
-        pair = shared(alpha_max)
-        return None if pair is None else tuple((lambda a, f=f: _improved_epsilon(a, f(a), log_delta)) for f in pair)
-    eps, order = _refined_minimum(lambda a: _improved_epsilon(a, rdp(a), log_delta), "ε", shared_objective)
+    eps, order = _best_over_orders(q, sigma, steps, lambda a, rho: _improved_epsilon(a, rho, log_delta), "ε")
     eps = max(float(eps), 0.0)
     return (eps, order) if return_order else eps
 
@@ -317,11 +322,6 @@ def delta_rdp_subsampled_gaussian(q, sigma, steps, epsilon, return_order=False):
     e = float(check_nonnegative(epsilon, "epsilon"))
     if q == 0.0:
         return (0.0, np.inf) if return_order else 0.0
-    rdp, shared = _composed_rdp(q, sigma, steps), _shared_rdp(q, sigma, steps)
-
-    def shared_objective(alpha_max):
-        pair = shared(alpha_max)
-        return None if pair is None else tuple((lambda a, f=f: _improved_log_delta(a, f(a), e)) for f in pair)
-    log_d, order = _refined_minimum(lambda a: _improved_log_delta(a, rdp(a), e), "δ", shared_objective)
+    log_d, order = _best_over_orders(q, sigma, steps, lambda a, rho: _improved_log_delta(a, rho, e), "δ")
     d = float(min(np.exp(min(log_d, 0.0)), 1.0))
     return (d, order) if return_order else d
