@@ -28,7 +28,7 @@ import numpy as np
 from scipy.special import log_ndtr, ndtr, ndtri
 
 from .._validation import check_interval, check_noise_multiplier, check_positive
-from .mixture import log_mixture_ratio_inverse, mixture_privacy_loss
+from .mixture import log_mixture_ratio_inverse_unchecked, mixture_privacy_loss
 
 
 def normal_mass(a, b):
@@ -247,7 +247,7 @@ class SubsampledGaussianLossLaw(LossLaw):
 
     def _x(self, m):
         """The output x with ℓ(x) = m."""
-        return log_mixture_ratio_inverse(m, self.q, self.sigma)
+        return log_mixture_ratio_inverse_unchecked(m, self.q, self.sigma)
 
     def mass(self, a, b):
         s = self.sigma

@@ -184,6 +184,21 @@ def log_mixture_ratio_inverse(m, q, sigma):
     m = check_real(m, "m")
     q = float(check_interval(q, "q", 0.0, 1.0, closed_low=False, closed_high=False))
     sigma = float(check_positive(sigma, "sigma"))
+    return log_mixture_ratio_inverse_unchecked(m, q, sigma)
+
+
+def log_mixture_ratio_inverse_unchecked(m, q, sigma):
+    """:func:`log_mixture_ratio_inverse` without the argument checks, for inner loops.
+
+    The caller guarantees m is a float array without NaN, 0 < q < 1 and σ > 0 (a
+    :class:`~dpnotes.privacy_loss.laws.SubsampledGaussianLossLaw` checks them once).
+
+    Examples
+    --------
+    >>> float(log_mixture_ratio_inverse_unchecked(np.array(-np.inf), 0.5, 1.0))
+    -inf
+    """
+    m = np.asarray(m, float)
     l0 = math.log1p(-q)
     with np.errstate(divide="ignore", invalid="ignore"):
         inner = np.log(np.expm1(np.maximum(m - l0, 0.0)))
