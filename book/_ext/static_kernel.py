@@ -11,7 +11,9 @@ def _register():
 
     from dpnotes.widgets.display import register_static_display
 
-    register_static_display(get_ipython())
+    shell = get_ipython()
+    if shell is not None:  # None: imported outside a kernel (pytest's doctest collection), nothing to register
+        register_static_display(shell)
 
 
 _register()
