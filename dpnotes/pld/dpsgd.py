@@ -203,7 +203,7 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
         h = math.sqrt(target / (_UPPER_K * math.sqrt(1.0 + 0.25 * x)))
     else:  # h²(K₀ + c·h) = target, c = x/(2q): the root of an increasing cubic, by bisection in log h
         c = x / (2.0 * q)
-        lo, hi = 0.0, math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
+        hi = math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
         lo = hi - 40.0
         for _ in range(60):
             mid = 0.5 * (lo + hi)
@@ -217,11 +217,14 @@ _WIDTH_K = 0.14  # K₀ of :func:`_width_interval` (measured ≈ 0.1, plus a mar
 _UPPER_K = 0.1  # K₀' of :func:`_width_interval` (upper − ε measured ≈ 0.05–0.09 (1 + λ)T h² for σ ≥ 2)
 
 
-def _composed(q, sigma, steps, interval, tail_mass, pessimistic, tilt, algorithm="squaring"):
-    """The T-fold composition of one bound (upper if ``pessimistic``), ``tail_mass``/T cut per step."""
-    pl = pld_subsampled_gaussian(q, sigma, interval=interval, pessimistic=pessimistic,
-                                 tail_mass=tail_mass / steps)
-    return pl.self_compose(steps, tail_mass, tilt=tilt, algorithm=algorithm)
+def _step_pld(q, sigma, steps, interval, tail_mass, pessimistic):
+    """One step's PLD (upper bound if ``pessimistic``), ``tail_mass``/T cut from each tail."""
+    return pld_subsampled_gaussian(q, sigma, interval=interval, pessimistic=pessimistic, tail_mass=tail_mass / steps)
+
+
+def _finest_interval(q, sigma, steps):
+    """The smallest grid spacing whose T-fold composition stays within :data:`MAX_POINTS` points."""
+    return 1.01 * _composed_loss_span(q, sigma, steps) / MAX_POINTS
 
 
 def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, lam, algorithm="squaring"):
@@ -229,14 +232,10 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
 
     ``lam`` (one λ or one per direction) is the FFT tilt; None: the Chernoff tilt of δ on this grid.
     """
+    pl = _step_pld(q, sigma, steps, interval, tail_mass, pessimistic)
     if lam is None:
-        pl = pld_subsampled_gaussian(q, sigma, interval=interval, pessimistic=pessimistic,
-                                     tail_mass=tail_mass / steps)
         lam = pl.chernoff_tilt(steps, delta=delta)
-        composed = pl.self_compose(steps, tail_mass, tilt=lam, algorithm=algorithm)
-    else:
-        composed = _composed(q, sigma, steps, interval, tail_mass, pessimistic, lam, algorithm)
-    return float(composed.epsilon(delta)), lam
+    return float(pl.self_compose(steps, tail_mass, tilt=lam, algorithm=algorithm).epsilon(delta)), lam
 
 
 @named_shapes
@@ -285,7 +284,8 @@ def dpsgd_composed_plds(q, sigma, steps, *, interval, tail_mass=DEFAULT_TAIL_MAS
     tail_mass = check_tail_mass(tail_mass)
     _check_dpsgd_cost(q, sigma, steps, interval)
     tilt = _check_tilt(tilt)
-    return tuple(_composed(q, sigma, steps, interval, tail_mass, pessimistic, tilt) for pessimistic in (True, False))
+    return tuple(_step_pld(q, sigma, steps, interval, tail_mass, pessimistic).self_compose(steps, tail_mass, tilt=tilt)
+                 for pessimistic in (True, False))
 
 
 def _check_tilt(tilt):
@@ -387,7 +387,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     elif auto:
         d, lam = _width_interval(q, sigma, steps, delta, rel_width, tail_mass)
         lam = _given_or_pilot_tilt(tilt, lam)
-        d = max(d, 1.01 * _composed_loss_span(q, sigma, steps) / MAX_POINTS)  # a miss is then reported
+        d = max(d, _finest_interval(q, sigma, steps))  # a miss is then reported
     else:
         d, lam = interval, _given_or_pilot_tilt(tilt, None)
     _check_dpsgd_cost(q, sigma, steps, d)
@@ -472,7 +472,7 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
     d, lam = (_width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=True) if interval is None
               else (interval, None))
     lam = _given_or_pilot_tilt(tilt, lam)
-    finest = 1.01 * _composed_loss_span(q, sigma, steps) / MAX_POINTS
+    finest = _finest_interval(q, sigma, steps)
     if interval is None and d < finest:
         warnings.warn(f"the grid for rel_width = {rel_width:g} (interval {d:.3g}) exceeds the grid-size limit; "
                       f"the upper bound is computed at interval {finest:.3g}, less accurate than asked "
@@ -529,6 +529,6 @@ def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=DEFAUL
         return 0.0
     d = dpsgd_grid_interval(q, sigma, steps) if interval is None else float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_dpsgd_cost(q, sigma, steps, d)
-    up = pld_subsampled_gaussian(q, sigma, interval=d, tail_mass=tail_mass / steps)
+    up = _step_pld(q, sigma, steps, d, tail_mass, True)
     lam = up.fft_tilt(steps, tilt, epsilon=epsilon)
     return float(up.self_compose(steps, tail_mass, tilt=lam).delta(epsilon))
