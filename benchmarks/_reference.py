@@ -81,13 +81,19 @@ def midpoint(bracket):
     return 0.5 * (lo + up)
 
 
+def timed(fn, *args):
+    """(wall time of one call ``fn(*args)`` in seconds, its value)."""
+    t0 = time.perf_counter()
+    value = fn(*args)
+    return time.perf_counter() - t0, value
+
+
 def best_time(fn, repeat=3):
     """(the fastest wall time of ``repeat`` calls of ``fn``, its last value)."""
     best, value = float("inf"), None
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - t0)
+        t, value = timed(fn)
+        best = min(best, t)
     return best, value
 
 

@@ -18,7 +18,6 @@ when it is not installed).
 """
 
 import logging
-import time
 import warnings
 
 import numpy as np
@@ -26,10 +25,9 @@ import numpy as np
 from dpnotes.dpsgd import dpsgd_epsilon
 from dpnotes.pld import dpsgd_epsilon_bracket
 
-QS = (1e-3, 1e-2, 0.05)
-SIGMAS = (0.8, 1.1, 2.0, 4.0)
+from _reference import DELTA, QS, SIGMAS, timed
+
 STEPS = (100, 10_000, 1_000_000)
-DELTA = 1e-5
 
 
 def _peers():
@@ -62,12 +60,6 @@ def _ours(q, sigma, steps, delta):
     return dpsgd_epsilon(q, sigma, steps, delta, route="rdp")
 
 
-def _timed(fn, *args):
-    t0 = time.perf_counter()
-    out = fn(*args)
-    return time.perf_counter() - t0, out
-
-
 def rows(repeat=5, qs=QS, sigmas=SIGMAS, steps=STEPS, delta=DELTA):
     """One dict per grid point: times (s), ratios peer/ours, ε of each library, the PLD lower bound."""
     peers = _peers()
@@ -79,14 +71,14 @@ def rows(repeat=5, qs=QS, sigmas=SIGMAS, steps=STEPS, delta=DELTA):
             for q in qs:
                 for s in sigmas:
                     for t in steps:
-                        first, eps = _timed(_ours, q, s, t, delta)
+                        first, eps = timed(_ours, q, s, t, delta)
                         best = {"dpnotes": first}
                         values = {"dpnotes": eps}
                         for name, fn in peers.items():
-                            best[name], values[name] = _timed(fn, q, s, t, delta)
+                            best[name], values[name] = timed(fn, q, s, t, delta)
                         for _ in range(repeat - 1):
                             for name, fn in [("dpnotes", _ours)] + list(peers.items()):
-                                best[name] = min(best[name], _timed(fn, q, s, t, delta)[0])
+                                best[name] = min(best[name], timed(fn, q, s, t, delta)[0])
                         try:
                             lower = float(dpsgd_epsilon_bracket(q, s, t, delta)[0])
                         except ValueError:
