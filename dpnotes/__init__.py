@@ -53,7 +53,7 @@ from .iteration import (
     rdp_noisy_sgd_all_iterates, noisy_sgd_logistic_simulation,
 )
 from .learning import (
-    synthetic_classification, erm_squared, erm_logistic, erm_hinge, geometric_median, location_minimiser,
+    breast_cancer_records, train_test_records, synthetic_classification, erm_squared, erm_logistic, erm_hinge, geometric_median, location_minimiser,
     minimiser_path, replace_one_sensitivity, logistic_losses, loss_threshold_attack_accuracy,
     membership_accuracy_bound, dpsgd_logistic, dpsgd_epsilon_of, membership_experiment,
 )
@@ -107,7 +107,7 @@ __all__ = [
     "rdp_discrete_shift", "discrete_shift_table", "rdp_discrete_convolution_shift", "renyi_shift_sup",
     "shifted_renyi_location", "shift_increments", "shift_reduction_bound", "optimal_shift_increments",
     "smoothness_constant", "loss_gradient", "gradient_step_contraction", "rdp_noisy_sgd_last_iterate",
-    "rdp_noisy_sgd_all_iterates", "noisy_sgd_logistic_simulation", "synthetic_classification", "erm_squared",
+    "rdp_noisy_sgd_all_iterates", "noisy_sgd_logistic_simulation", "breast_cancer_records", "train_test_records", "synthetic_classification", "erm_squared",
     "erm_logistic", "erm_hinge", "geometric_median", "location_minimiser", "minimiser_path",
     "replace_one_sensitivity", "logistic_losses", "loss_threshold_attack_accuracy", "membership_accuracy_bound",
     "dpsgd_logistic", "dpsgd_epsilon_of", "membership_experiment", "estimator_moments", "fingerprinting_terms",

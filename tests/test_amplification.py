@@ -62,7 +62,7 @@ def test_s0_05_monotone_in_z_and_shifting_property(x, y, z1, z2, alpha, noise):
 
 
 @pytest.mark.claim("S0-05")
-def test_s0_05_seed000_definition_takes_inf_over_wrong_argument():
+def test_s0_05_source_definition_takes_inf_over_wrong_argument():
     # Seed 000 writes inf over ν' of D_α(μ‖ν'). Read literally the infimum is 0 (ν' = μ),
     # whatever μ and ν are, so it cannot be the shifted divergence; the correct one moves μ.
     alpha, x, z = 2.0, 2.0, 0.5

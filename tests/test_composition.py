@@ -175,7 +175,7 @@ def test_s3_02_laplace_scales(k, eps, delta):
 
 
 @pytest.mark.claim("S3-02")
-def test_s3_02_seed_scale_fails_for_huge_budgets():
+def test_s3_02_source_scale_fails_for_huge_budgets():
     # with δ = 0.4 (L ≈ 0.92) and ε = 10 > 8L the seed's rule overshoots the budget
     k, eps, delta = 50, 10.0, 0.4
     b = laplace_scale_for_queries(k, eps, delta, rule="advanced")

@@ -136,7 +136,7 @@ def test_s4_05_example2_optimal_order_and_delta(sigma, eps):
 
 
 @pytest.mark.claim("S4-05")
-def test_s4_05_seed_order_is_wrong_numerically():
+def test_s4_05_source_order_is_wrong_numerically():
     sigma, eps = 2.0, 1.0
     lam_seed = (1 + 2 * eps / sigma**2) / 2  # 0.75: not even an order > 1
     assert lam_seed < 1

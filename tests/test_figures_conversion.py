@@ -83,7 +83,7 @@ def test_s4_08_figure_exact_sigma_against_dp_accounting_pld():
 
 @pytest.mark.claim("S4-08")
 @pytest.mark.parametrize("delta,k", [(1e-12, 1.0), (1e-5, 100.0), (1e-2, 1000.0), (1e-8, 3.0)])
-def test_s4_08_figure_seed_above_bound_threshold_above_exact(delta, k):
+def test_s4_08_figure_source_order_above_bound_threshold_above_exact(delta, k):
     seed, bound, exact = _curves(delta=delta, k=k)
     assert np.all(seed > bound) and np.all(bound > exact)
     eps = figconv.THRESHOLD_EPSILONS
@@ -103,7 +103,7 @@ def test_s4_08_figure_curves_scale_with_root_k():
 
 
 @pytest.mark.claim("S4-08")
-def test_s4_08_figure_seed_closer_to_bound_threshold_for_smaller_delta():
+def test_s4_08_figure_source_order_closer_to_bound_threshold_for_smaller_delta():
     # the chapter's reading of the figure: the (2ε)^{−1/2} term matters less as log(1/δ) grows
     ratios = [np.divide(*_curves(delta=d, k=10.0)[:2]) for d in (1e-2, 1e-5, 1e-12)]
     assert np.all(ratios[0] > ratios[1]) and np.all(ratios[1] > ratios[2]) and np.all(ratios[2] > 1)

@@ -192,7 +192,7 @@ def test_s2_07_properties_1_and_2_via_decomposition(p, q, eps):
 
 
 @pytest.mark.claim("S2-07")
-def test_s2_07_property2_seed_typo_is_false():
+def test_s2_07_property2_source_typo_is_false():
     # ½ε²δ would claim almost nothing is left: approximate divergence exceeds it
     p, q = np.array([0.7, 0.3]), np.array([0.2, 0.8])
     eps = 0.5
@@ -212,7 +212,7 @@ def test_s2_07_property3_corrected_conversion(p, q):
 
 
 @pytest.mark.claim("S2-07")
-def test_s2_07_seed_sign_counterexample():
+def test_s2_07_source_sign_counterexample():
     # Gaussian μ = 1: (2, 1)-RDP exactly; at ε̂ = 0 the printed δ̂ is below the true δ(0)
     lam, rho = 2.0, rdp_gaussian(2.0, 1.0)
     true = delta_gaussian(0.0, 1.0)

@@ -287,7 +287,7 @@ def test_s4_11_example4_scaling_r_versus_r_squared():
 
 # ----------------------------------------------------------------------------- Claim 26
 @pytest.mark.claim("S4-13")
-def test_s4_13_claim26_constant_and_the_seeds_limit():
+def test_s4_13_claim26_constant_and_the_sums_limit():
     # G_λ ≥ 1 always, so the seed's "lim S_n = 0" is false; S_n → exp(c1² c2 / 2)
     for c1, c2 in [(0.5, 1.0), (1.0, 1.0), (1.0, 2.0)]:
         s_big = claim26_seed_sum(c1, c2, 2_000_000)

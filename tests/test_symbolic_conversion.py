@@ -20,7 +20,7 @@ delta = sp.Symbol("delta", positive=True)
 
 
 @pytest.mark.claim("S4-05")
-def test_s4_05_optimal_order_symbolic_and_seed_correction():
+def test_s4_05_optimal_order_symbolic_and_source_correction():
     steps = dict(derive_gaussian_optimal_order())
     lam_star = steps["optimal order α*"]
     assert sp.simplify(lam_star - (sp.Rational(1, 2) + eps * sigma**2)) == 0

@@ -62,21 +62,21 @@ def test_statement_titles_are_descriptive(doc):
     bad = []
     for title in main.select("div.proof p.admonition-title, div.proof .admonition-title, "
                              "div.exercise .admonition-title, h1, h2, h3"):
-        for tag in title.select(".claim-tag"):
-            tag.decompose()
-        text = title.get_text(" ")
+        text = title.get_text(" ")  # the badge included: it shows no ID either
         if CLAIM_ID.search(text):
             bad.append(text.strip())
     assert not bad, f"{doc}: a bare claim ID in a title: {bad}"
 
 
-def test_claim_tags_link_to_the_claims_table():
+def test_claim_badges_link_to_their_row_of_the_claims_table():
+    rows = {span["id"] for span in _soup("book/claims").select('span[id^="claim-"]')}
     tagged = 0
     for doc in CHAPTERS:
         for tag in _soup(doc).select(".claim-tag"):
-            assert CLAIM_ID.fullmatch(tag.get_text().strip()), tag
+            assert tag.get_text().strip() == "✓ checked", tag
             link = tag.find("a")
-            assert link is not None and link["href"].split("#")[0].endswith("claims.html"), tag
+            page, _, row = link["href"].partition("#")
+            assert page.endswith("claims.html") and row in rows, tag
             tagged += 1
     assert tagged >= 54, f"only {tagged} statements carry their claim tag"
 
@@ -164,3 +164,52 @@ def test_figure_labels_do_not_speak_of_seeds():
         for label in labels:
             assert not SEED.search(str(label or "")), f"{key}: {label!r}"
             assert not CLAIM_ID.search(str(label or "")), f"{key}: a claim ID in a figure label: {label!r}"
+
+
+# ---- a chapter is a lesson: question first, takeaways, and the notes on the sources at its end ----
+
+NUMBERED = sorted(BOOK.glob("[0-9]*.ipynb"))
+_H2 = re.compile(r"^##\s+(.+?)\s*$", re.M)
+_CITE = re.compile(r"\{cite(?::[tp])?\}`([^`]+)`")
+
+
+def _sections(nb):
+    """The chapter's markdown as (H2 heading, text) pairs, in order; the part before the first H2 is ''."""
+    cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    out, last, heading = [], 0, ""
+    for m in _H2.finditer(text):
+        out.append((heading, text[last:m.start()]))
+        heading, last = m.group(1), m.end()
+    out.append((heading, text[last:]))
+    return out
+
+
+@pytest.mark.parametrize("nb", NUMBERED, ids=lambda p: p.name)
+def test_chapter_opens_with_its_question(nb):
+    opening = _sections(nb)[0][1]
+    before_objectives = opening.split("Learning objectives")[0]
+    assert "?" in before_objectives, f"{nb.name}: no question before the learning objectives"
+
+
+@pytest.mark.parametrize("nb", NUMBERED, ids=lambda p: p.name)
+def test_chapter_has_takeaways_then_notes_citing_the_literature(nb):
+    headings = [h for h, _ in _sections(nb)]
+    assert "Key takeaways" in headings, f"{nb.name}: no 'Key takeaways' section"
+    assert "Notes and further reading" in headings, f"{nb.name}: no 'Notes and further reading' section"
+    assert headings.index("Notes and further reading") > headings.index("Key takeaways"), nb.name
+    takeaways = dict(_sections(nb))["Key takeaways"]
+    items = re.findall(r"^\s*(?:[-*]|\d+\.)\s+\S", takeaways, re.M)
+    assert 3 <= len(items) <= 6, f"{nb.name}: {len(items)} takeaways (3 to 6 expected)"
+    notes = dict(_sections(nb))["Notes and further reading"]
+    works = {k.strip() for keys in _CITE.findall(notes) for k in keys.split(",")}
+    assert len(works) >= 3, f"{nb.name}: the notes cite {len(works)} works (3 or more expected)"
+
+
+@pytest.mark.parametrize("nb", NUMBERED, ids=lambda p: p.name)
+def test_notes_on_the_sources_only_at_the_end(nb):
+    for heading, text in _sections(nb):
+        if heading != "Notes and further reading":
+            assert not re.search(r"about the source", text, re.I), (
+                f"{nb.name}: an 'About the source' note in section {heading!r}; it belongs under "
+                "'Notes and further reading'")

@@ -144,7 +144,8 @@ def claims_page():
             status = STATUSES[c.status]["label"]
             if c.status in FINDING_STATUSES:
                 status = f"[{status}](#{_anchor(c)})"
-            lines.append(f"| {c.id} | {_cell(c.statement)} | {stated} | {derived} | {verified} | {shown} | {status} |")
+            row_id = f'<span id="claim-{c.id.lower()}"></span>{c.id}'  # the target of the chapters' badges
+            lines.append(f"| {row_id} | {_cell(c.statement)} | {stated} | {derived} | {verified} | {shown} | {status} |")
         lines.append("")
     return "\n".join(lines)
 

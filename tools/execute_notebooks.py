@@ -1,6 +1,6 @@
 """Execute chapter notebooks in a fresh kernel and store small, deterministic outputs.
 
-Kept: every output of a cell marked ``# NBVAL_CHECK_OUTPUT`` (what nbval compares),
+Kept: every output of a cell tagged ``nbval-check-output`` (what nbval compares),
 and short plain-text outputs elsewhere. Dropped: images, widgets and HTML, which
 the book's build regenerates anyway. Usage: python tools/execute_notebooks.py [paths]
 """
@@ -16,7 +16,7 @@ TEXT_LIMIT = 4000
 
 
 def _keep(cell):
-    if "NBVAL_CHECK_OUTPUT" in cell.source:
+    if "nbval-check-output" in cell.metadata.get("tags", []):
         return cell.outputs
     kept = []
     for out in cell.outputs:

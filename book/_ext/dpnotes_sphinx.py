@@ -5,8 +5,8 @@
   that file at start-up) then displays figures as precomputed static widgets, by
   ``dpnotes.widgets.display.register_static_display``. The package itself reads no
   environment variable for this; outside the build, figures are live.
-- Defines the role ``{claim}`S4-09``: the small tag that keeps a source claim's
-  ID beside a statement's descriptive title, linking to the claims table.
+- Defines the role ``{claim}`S4-09``: a small "✓ checked" badge beside a statement's
+  descriptive title, linking to the claim's row in the claims table (the ID stays in the source).
 - Gives each page every script once: jupyter-book registers sphinx-thebe's
   inline configuration twice, and the second ``const`` declaration is a console
   error in the browser.
@@ -19,6 +19,7 @@
   (the theme loads it everywhere for search-as-you-type, which is off).
 """
 
+import importlib.util
 import os
 import re
 import shutil
@@ -28,23 +29,40 @@ from docutils import nodes
 from sphinx import addnodes
 
 _CLAIM_ID = re.compile(r"^S[0-4]-\d{2}$")
+ROOT = Path(__file__).resolve().parents[2]
 STATIC = Path(__file__).resolve().parent / "static"
 #: Run by every kernel the build starts: figures display in the static mode.
 STATIC_KERNEL_STARTUP = Path(__file__).resolve().parent / "static_kernel.py"
 
 
+def _verified_claims(env):
+    """Claim ID → the number of tests that verify it (the tests' ``pytest.mark.claim`` markers,
+    read statically by ``tools/claims_pages.py``), computed once per build."""
+    if not hasattr(env, "dpnotes_verified_claims"):
+        spec = importlib.util.spec_from_file_location("claims_pages", ROOT / "tools" / "claims_pages.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        env.dpnotes_verified_claims = {cid: len(tests) for cid, tests in module.verifying_tests().items()}
+    return env.dpnotes_verified_claims
+
+
 def claim_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """``{claim}`S4-09``: a small tag with the claim's ID, linking to the claims table."""
+    """``{claim}`S4-09``: a small "✓ checked" badge linking to the claim's row in the claims table.
+
+    The ID stays in the source (and in the badge's tooltip) so the claims and findings pages can
+    link to the statement; the reader sees only that the statement is checked by the test suite.
+    """
     if not _CLAIM_ID.match(text):
         msg = inliner.reporter.error(f"claim role: {text!r} is not a claim ID like S4-09", line=lineno)
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
     env = inliner.document.settings.env
-    # the std domain replaces the link's content with its own node, so the tag wraps the link
-    ref = addnodes.pending_xref("", nodes.inline(text, text), refdomain="std", reftype="doc",
-                                reftarget="/book/claims", refexplicit=True, refwarn=True, refdoc=env.docname)
-    ref["classes"].append("claim-tag-link")
+    tests = _verified_claims(env).get(text, 0)
+    label = "✓ checked" if tests else "see the claims table"
+    uri = env.app.builder.get_relative_uri(env.docname, "book/claims") + f"#claim-{text.lower()}"
+    ref = nodes.reference("", label, refuri=uri, internal=True, classes=["claim-tag-link"])
     tag = nodes.inline("", "", ref, classes=["claim-tag"])
-    tag["title"] = f"claim {text} of the source documents: see the claims table"
+    what = f"verified by {tests} test{'s' * (tests != 1)}" if tests else "not yet verified"
+    ref["reftitle"] = f"{what}: see its row in the claims table"
     return [tag], []
 
 

@@ -10,6 +10,8 @@ clipping, Poisson subsampling, Gaussian noise) with its accounted ε.
 
 The package, stage by stage (each module's docstring says more):
 
+``data``
+    the running example: a real data set bundled with scikit-learn (nothing downloaded).
 ``erm``
     the synthetic data set and ERM: squared, logistic and hinge losses, the
     geometric median.
@@ -23,6 +25,7 @@ The package, stage by stage (each module's docstring says more):
     (ε, δ)-DP, the experiment with and without DP-SGD.
 """
 
+from .data import breast_cancer_records, train_test_records
 from .erm import erm_hinge, erm_logistic, erm_squared, geometric_median, synthetic_classification
 from .minimiser import location_minimiser, minimiser_path, replace_one_sensitivity
 from .dpsgd import dpsgd_epsilon_of, dpsgd_logistic
@@ -34,6 +37,8 @@ from .membership import (
 )
 
 __all__ = [
+    "breast_cancer_records",
+    "train_test_records",
     "synthetic_classification",
     "erm_squared",
     "erm_logistic",
