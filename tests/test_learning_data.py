@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from dpnotes import breast_cancer_records, train_test_records
+from dpnotes.learning.data import RUNNING_RUN
 
 
 @pytest.fixture
@@ -52,3 +53,10 @@ def test_split_is_a_reproducible_partition():
 def test_split_refuses_a_fraction_outside_zero_one(frac):
     with pytest.raises(ValueError, match="test_fraction"):
         train_test_records(frac)
+
+
+def test_running_run_is_read_only_and_reports_delta_below_one_over_n():
+    with pytest.raises(TypeError):
+        RUNNING_RUN["sigma"] = 0.5
+    n_train = len(train_test_records()[1])
+    assert RUNNING_RUN["delta"] < 1 / n_train

@@ -10,6 +10,8 @@ gradients is then exactly the clipping norm). :func:`train_test_records` splits 
 reproducibly.
 """
 
+from types import MappingProxyType
+
 import numpy as np
 
 from .._validation import check_probability
@@ -17,6 +19,11 @@ from .erm import rng_from_seed
 
 #: the number of records and of features of the running example
 N_RECORDS, N_FEATURES = 569, 30
+
+#: the book's DP-SGD run on the running example (chapters 06 and 07): Poisson rate q, noise
+#: multiplier σ, T steps (30 epochs in expectation), clipping norm C, step size η, and the δ reported
+#: (below 1/n for the 427 training records). Read-only.
+RUNNING_RUN = MappingProxyType({"q": 0.1, "sigma": 2.0, "steps": 300, "clip": 1.0, "lr": 2.0, "delta": 1e-5})
 
 
 def breast_cancer_records():
