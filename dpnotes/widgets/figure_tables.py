@@ -29,8 +29,8 @@ from .spec import Trace
 
 __all__ = ["FORMAT", "FigureTable", "fingerprint", "load_table", "table_arrays", "table_name"]
 
-#: Version of the table layout; part of every fingerprint.
-FORMAT = 1
+#: Version of the table layout; part of every fingerprint (2: slider values rounded by grid_key).
+FORMAT = 2
 
 
 def table_name(fig):
@@ -63,8 +63,20 @@ def fingerprint(fig):
 
 
 def _number(v):
-    """``v`` for JSON: an integer stays an integer (a figure may treat ``3`` and ``3.0`` apart)."""
-    return int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else float(v)
+    """``v`` for JSON: an integer stays an integer (a figure may treat ``3`` and ``3.0`` apart), a
+    float is rounded as a table key (:func:`grid_key`)."""
+    return int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else grid_key(v)
+
+
+def grid_key(v):
+    """A slider value as the table knows it: rounded to 12 significant digits.
+
+    Slider grids are built by numpy (``geomspace``, ``linspace``), whose last bit differs between
+    numpy releases (1.26 and 2.x); a key that kept every bit would make every shipped table stale,
+    or unreadable, on the other release. Grid values are at least 1e-9 apart relatively, far above
+    the rounding.
+    """
+    return float(f"{float(v):.12g}")
 
 
 def table_arrays(fig, data):
@@ -118,7 +130,7 @@ class FigureTable:
         self.styles = meta["traces"]
         self.ranges = tuple(tuple(float(v) for v in r) for r in meta["ranges"])
         self._names = [name for name, _ in meta["sliders"]]
-        self._index = [{float(v): i for i, v in enumerate(values)} for _, values in meta["sliders"]]
+        self._index = [{grid_key(v): i for i, v in enumerate(values)} for _, values in meta["sliders"]]
         self._shape = [len(values) for _, values in meta["sliders"]]
         values = np.asarray(arrays["values"], dtype=np.float64)  # exact: every float32 is a float64
         offsets = arrays["offsets"]
@@ -133,7 +145,7 @@ class FigureTable:
         """The traces at slider values ``params`` (a dict by slider name), or None if any value is off the grid."""
         flat = 0
         for name, index, n in zip(self._names, self._index, self._shape):
-            i = index.get(float(params[name])) if name in params else None
+            i = index.get(grid_key(params[name])) if name in params else None
             if i is None:
                 return None
             flat = flat * n + i
