@@ -25,9 +25,9 @@ from importlib import resources
 
 import numpy as np
 
-from .spec import Trace
+from .spec import Trace, grid_key
 
-__all__ = ["FORMAT", "FigureTable", "fingerprint", "load_table", "table_arrays", "table_name"]
+__all__ = ["FORMAT", "FigureTable", "fingerprint", "grid_key", "load_table", "table_arrays", "table_name"]
 
 #: Version of the table layout; part of every fingerprint (2: slider values rounded by grid_key).
 FORMAT = 2
@@ -67,16 +67,6 @@ def _number(v):
     float is rounded as a table key (:func:`grid_key`)."""
     return int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else grid_key(v)
 
-
-def grid_key(v):
-    """A slider value as the table knows it: rounded to 12 significant digits.
-
-    Slider grids are built by numpy (``geomspace``, ``linspace``), whose last bit differs between
-    numpy releases (1.26 and 2.x); a key that kept every bit would make every shipped table stale,
-    or unreadable, on the other release. Grid values are at least 1e-9 apart relatively, far above
-    the rounding.
-    """
-    return float(f"{float(v):.12g}")
 
 
 def table_arrays(fig, data):
