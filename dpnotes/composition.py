@@ -40,6 +40,7 @@ __all__ = [
     "laplace_scale_for_queries",
     "gaussian_sigma_exact",
     "gaussian_sigma_classical",
+    "gaussian_classical_breakdown_epsilon",
     "gaussian_variance_advanced_composition",
     "delta_prime_minimising_variance",
 ]
