@@ -507,8 +507,8 @@ def gaussian_classical_breakdown_epsilon(delta):
     References
     ----------
     Dwork & Roth (2014), Theorem A.1 (the calibration, for ε < 1); Balle & Wang (2018),
-    "Improving the Gaussian mechanism for differential privacy", Section 2 (the exact
-    profile, and the formula's failure for large ε). Used in: book/00b-foundations.
+    "Improving the Gaussian mechanism for differential privacy", Theorem 8 (the exact
+    profile) and their discussion of why the classical analysis cannot reach large ε.
 
     Examples
     --------

@@ -64,7 +64,6 @@ def group_privacy_epsilon_delta(epsilon, delta, k, form="simple"):
     ----------
     Dwork & Roth (2014), "The algorithmic foundations of differential privacy",
     Chapter 2 (group privacy for pure DP); the (ε, δ) form by the same chaining.
-    Used in: book/00b-foundations.
 
     Examples
     --------
