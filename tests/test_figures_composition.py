@@ -57,15 +57,6 @@ def test_conversion_order_marker_is_the_minimum_and_above_exact():
         assert marker >= exact - 1e-9
 
 
-def test_approximate_rdp_corrected_above_exact_printed_below_somewhere():
-    dips = 0
-    for params, tr in _positions("conversion-approx-rdp"):
-        exact = _by_prefix(tr, "exact").y
-        assert np.all(_by_prefix(tr, "δ̂, correct sign").y >= exact - 1e-9), params
-        dips += bool(np.any(_by_prefix(tr, "δ̂ with the sign flipped").y < exact - 1e-6))
-    assert dips > 0
-
-
 def test_four_deltas_agree_and_tail_bound_is_above():
     for params, tr in _positions("hypothesis-four-deltas"):
         exact = _by_prefix(tr, "exact")
