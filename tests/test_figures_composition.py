@@ -26,15 +26,6 @@ def test_laplace_queries_tight_scale_spends_the_budget():
         assert eps == pytest.approx(params["epsilon"], rel=1e-9)
 
 
-def test_delta_prime_optimum_is_the_minimum():
-    for params, tr in _positions("composition-delta-prime"):
-        best = _by_prefix(tr, "optimal").y[0]
-        assert best <= np.min(_by_prefix(tr, "σ²(δ′)").y) * (1 + 1e-9)
-        assert best <= _by_prefix(tr, "δ′ = δ/2").y[0] * (1 + 1e-9)
-        if params["k"] >= 2:
-            assert _by_prefix(tr, "δ′ = δ/2").y[0] < _by_prefix(tr, "δ′ = δ₀").y[0]
-
-
 def test_conversion_gaussian_bounds_above_exact_and_chernoff_on_mironov():
     for params, tr in _positions("conversion-gaussian"):
         exact = _by_prefix(tr, "exact")
