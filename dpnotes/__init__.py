@@ -16,6 +16,7 @@ from .composition import (
     epsilon_delta_basic_composition, epsilon_advanced_composition, epsilon_delta_advanced_composition,
     epsilon_heterogeneous_composition, epsilon_per_query_advanced, rdp_composition, zcdp_composition,
     zcdp_from_pure_dp, laplace_scale_for_queries, gaussian_sigma_exact, gaussian_sigma_classical,
+    gaussian_classical_breakdown_epsilon,
     gaussian_variance_advanced_composition, delta_prime_minimising_variance,
 )
 from .conversion import (
@@ -88,7 +89,7 @@ __all__ = [
     "LogDensity", "renyi_divergence", "rdp_gaussian", "rdp_laplace", "rdp_randomized_response", "DEFAULT_ORDERS",
     "epsilon_delta_basic_composition", "epsilon_advanced_composition", "epsilon_delta_advanced_composition",
     "epsilon_heterogeneous_composition", "epsilon_per_query_advanced", "rdp_composition", "zcdp_composition",
-    "zcdp_from_pure_dp", "laplace_scale_for_queries", "gaussian_sigma_exact", "gaussian_sigma_classical",
+    "zcdp_from_pure_dp", "laplace_scale_for_queries", "gaussian_sigma_exact", "gaussian_sigma_classical", "gaussian_classical_breakdown_epsilon",
     "gaussian_variance_advanced_composition", "delta_prime_minimising_variance", "OrderGridWarning",
     "epsilon_from_rdp", "delta_from_rdp", "epsilon_from_rdp_curve", "delta_from_rdp_curve", "epsilon_from_zcdp",
     "legendre_transform", "PrivacyLoss", "privacy_loss_gaussian", "privacy_loss_laplace",

@@ -40,6 +40,7 @@ __all__ = [
     "laplace_scale_for_queries",
     "gaussian_sigma_exact",
     "gaussian_sigma_classical",
+    "gaussian_classical_breakdown_epsilon",
     "gaussian_variance_advanced_composition",
     "delta_prime_minimising_variance",
 ]
@@ -472,6 +473,56 @@ def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
     d = check_delta(delta)
     s = check_positive(sensitivity, "sensitivity")
     return scalar_or_array(s * np.sqrt(2.0 * np.log(1.25 / d)) / eps)
+
+
+@named_shapes
+def gaussian_classical_breakdown_epsilon(delta):
+    r"""The ε from which the classical Gaussian calibration stops giving (ε, δ)-DP.
+
+    The classical noise multiplier :math:`\sigma = c/\varepsilon`, :math:`c = \sqrt{2\log(1.25/\delta)}`
+    (:func:`gaussian_sigma_classical`), is a theorem for ε < 1 only. Used beyond, the
+    mechanism it calibrates has μ = 1/σ = ε/c, and its exact privacy profile at ε,
+
+    .. math:: \delta_{\mathrm{exact}}(\varepsilon) = \Phi\Big(-c + \frac{\varepsilon}{2c}\Big)
+              - e^{\varepsilon}\,\Phi\Big(-c - \frac{\varepsilon}{2c}\Big),
+
+    stays below δ up to the value ε* returned here and exceeds it beyond (the formula's δ
+    is then not met). ε* is the root of :math:`\log\delta_{\mathrm{exact}}(\varepsilon) = \log\delta`
+    above 1, found by Brent's method in log space.
+
+    Parameters
+    ----------
+    delta : float, δ ∈ (0, 1/2]
+
+    Returns
+    -------
+    float
+        ε* > 1.
+
+    Raises
+    ------
+    ValueError
+        If δ ∉ (0, 1/2] (above 1/2 the classical proof does not apply).
+
+    References
+    ----------
+    Dwork & Roth (2014), Theorem A.1 (the calibration, for ε < 1); Balle & Wang (2018),
+    "Improving the Gaussian mechanism for differential privacy", Theorem 8 (the exact
+    profile) and their discussion of why the classical analysis cannot reach large ε.
+
+    Examples
+    --------
+    >>> round(gaussian_classical_breakdown_epsilon(1e-5), 4)
+    8.4198
+    """
+    d = float(check_interval(delta, "delta", 0, 0.5, closed_low=False))
+    c = float(np.sqrt(2.0 * np.log(1.25 / d)))
+    target = np.log(d)
+    f = lambda e: float(log_delta_gaussian(e, e / c)) - target  # noqa: E731
+    lo, hi = 1.0, 2.0
+    while f(hi) < 0:  # δ_exact(ε) → 1 as ε → ∞ (its first term tends to 1, its second to 0): this ends
+        lo, hi = hi, 2.0 * hi
+    return float(optimize.brentq(f, lo, hi, xtol=1e-13, rtol=1e-13))
 
 
 @named_shapes

@@ -18,6 +18,9 @@ if os.environ.get("CI"):
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the built site
+#: the site as published (tools/publish.py, run by make test), which the browser tests read under SUBPATH
+SITE = Path(os.environ.get("DPNOTES_SITE", ROOT / "_build" / "publish"))
+SUBPATH = "/dpnotes"
 
 #: nodeid -> outcome of every test run in this session (used by the claims-registry test)
 OUTCOMES = {}
@@ -57,19 +60,30 @@ def figure_payload():
 
 @pytest.fixture(scope="session")
 def site_url():
-    if not (HTML / "index.html").exists():
-        pytest.fail("the book is not built: run `make book` first (make test does)")
-    handler = functools.partial(_QuietHandler, directory=str(HTML))
+    """The published site served on 127.0.0.1 under the sub-path ``/dpnotes/``, as a host would serve it."""
+    if not (SITE / "index.html").exists():
+        pytest.fail(f"{SITE} has no site: run `make test` (it builds and publishes the book), or "
+                    "`python tools/publish.py --base-url http://127.0.0.1/dpnotes/` after `make book`")
+    handler = functools.partial(_SubpathHandler, directory=str(SITE))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{port}"
+    yield f"http://127.0.0.1:{port}{SUBPATH}"
     server.shutdown()
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+class _SubpathHandler(_QuietHandler):
+    """Serves the site only under ``SUBPATH``: a link that escapes the sub-path gets a 404."""
+
+    def translate_path(self, path):
+        if path == SUBPATH or path.startswith(SUBPATH + "/"):
+            return super().translate_path(path[len(SUBPATH):] or "/")
+        return str(SITE / "__outside_the_subpath__")

@@ -91,3 +91,17 @@ def test_the_map_is_on_the_index_page_and_its_boxes_link_to_built_chapters():
     assert len(links) == len(_toc_chapters())
     for link in links:
         assert (HTML / "book" / link).exists(), link
+
+
+#: a day of study: what a path that promises days may ask of a reader
+HOURS_A_DAY = 7
+
+
+def test_a_path_in_days_fits_its_days():
+    chapters, paths = chapter_map.load()
+    for path in paths:
+        if "day" in path["name"].lower():
+            assert path.get("days"), f"{path['name']}: a path named in days says how many"
+            minutes = sum(chapters[s]["minutes"] for step in path["steps"] for s in step["chapters"])
+            assert minutes <= HOURS_A_DAY * 60 * path["days"], (
+                f"{path['name']}: {minutes / 60:.1f} hours do not fit {path['days']} days of {HOURS_A_DAY} hours")

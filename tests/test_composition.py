@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from scipy.stats import binom
 
 from dpnotes.composition import (
+    gaussian_classical_breakdown_epsilon,
     gaussian_sigma_classical,
     delta_prime_minimising_variance,
     epsilon_advanced_composition,
@@ -299,6 +300,42 @@ def test_classical_formula_fails_beyond_epsilon_one():
     assert delta_gaussian(10.0, 1 / sigma_rule) > 1e-10
     with pytest.raises(ValueError, match="epsilon"):
         gaussian_sigma_classical(10.0, 1e-10)
+
+
+def _mp_delta_at_classical_sigma(eps, delta):
+    """δ_exact(ε) of the Gaussian mechanism at the classical σ = √(2 log(1.25/δ))/ε, in mpmath (50 digits)."""
+    import mpmath as mp
+
+    with mp.workdps(50):
+        e, c = mp.mpf(eps), mp.sqrt(2 * mp.log(mp.mpf(1.25) / mp.mpf(delta)))
+        mu = e / c
+        return mp.ncdf(-e / mu + mu / 2) - mp.exp(e) * mp.ncdf(-e / mu - mu / 2)
+
+
+@pytest.mark.parametrize("delta", [0.5, 1e-3, 1e-5, 1e-10, 1e-20])
+def test_classical_breakdown_epsilon_against_mpmath(delta):
+    import mpmath as mp
+
+    eps_star = gaussian_classical_breakdown_epsilon(delta)
+    assert eps_star > 1.0
+    # an independent root in 50-digit arithmetic
+    with mp.workdps(50):
+        root = mp.findroot(lambda e: _mp_delta_at_classical_sigma(e, delta) - mp.mpf(delta), eps_star)
+    assert eps_star == pytest.approx(float(root), rel=1e-9)
+    # the formula holds below ε* and fails above it, on a grid up to 40
+    for e in np.linspace(1.0, 40.0, 157):
+        ok = _mp_delta_at_classical_sigma(e, delta) <= delta
+        assert ok == (e < eps_star), (delta, e)
+
+
+def test_classical_breakdown_epsilon_thresholds_of_the_chapter():
+    # book/00b-foundations states these (to two decimals) for δ = 1e-3, 1e-5, 1e-10
+    got = [round(gaussian_classical_breakdown_epsilon(d), 2) for d in (1e-3, 1e-5, 1e-10)]
+    assert got == [7.46, 8.42, 9.85]
+    with pytest.raises(ValueError, match="delta"):
+        gaussian_classical_breakdown_epsilon(0.6)
+    with pytest.raises(ValueError, match="delta"):
+        gaussian_classical_breakdown_epsilon(0.0)
 
 
 @pytest.mark.parametrize("call,name", [

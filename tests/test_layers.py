@@ -11,7 +11,7 @@ Layers, bottom to top (README, "Module map"):
 3. figures: the book's figures, built from the mathematics and the widgets
 4. exercise kinds and the claims registry
 5. the chapters' exercises
-6. the notebooks' entry point ``dpnotes.exercises``
+6. the entry points: the notebooks' ``dpnotes.exercises``, the command line ``dpnotes.cli`` (``python -m dpnotes``)
 """
 
 import ast
@@ -33,7 +33,7 @@ LAYERS = {
     "figures": 3,
     "exercise_kinds": 4, "claims": 4,
     "chapter_exercises": 5,
-    "exercises": 6,
+    "exercises": 6, "cli": 6, "__main__": 6,
 }
 MATH = [name for name, layer in LAYERS.items() if layer == 1 and name not in ("dpnotes", "symbolic")] + ["orders"]
 

@@ -305,6 +305,25 @@ def test_group_privacy_by_chaining_randomized_response_pairs():
     assert delta_laplace(3 * 0.5 - 1e-6, 2.0, sensitivity=3.0) > 0.0
 
 
+def test_group_privacy_sum_form_against_mpmath():
+    import mpmath as mp
+
+    for eps, delta, k in [(0.5, 1e-3, 2), (0.2, 1e-6, 5), (1.0, 0.0013, 4), (0.0, 1e-4, 7), (1e-9, 1e-4, 7),
+                          (3.0, 1e-30, 20)]:
+        eps_k, delta_k = group_privacy_epsilon_delta(eps, delta, k, form="sum")
+        with mp.workdps(40):
+            ref = mp.mpf(delta) * mp.fsum(mp.exp(j * mp.mpf(eps)) for j in range(k))
+        assert eps_k == pytest.approx(k * eps)
+        assert delta_k == pytest.approx(float(min(ref, 1)), rel=1e-12)
+        # the sum is never above the simple form, and equal to it only for k = 1 or δ = 0
+        assert delta_k <= group_privacy_epsilon_delta(eps, delta, k)[1] * (1 + 1e-14)
+    assert group_privacy_epsilon_delta(2.0, 0.5, 10, form="sum")[1] == 1.0  # capped: void guarantee
+    eps_k, delta_k = group_privacy_epsilon_delta(np.array([0.5, 1.0]), 1e-3, np.array([2, 3]), form="sum")
+    assert delta_k == pytest.approx([1e-3 * (1 + np.exp(0.5)), 1e-3 * (1 + np.e + np.e**2)], rel=1e-13)
+    with pytest.raises(ValueError, match="form"):
+        group_privacy_epsilon_delta(0.5, 1e-5, 2, form="tight")
+
+
 def test_group_privacy_epsilon_delta_bad_input_names_the_parameter():
     with pytest.raises(ValueError, match="k"):
         group_privacy_epsilon_delta(0.5, 1e-5, 2.5)

@@ -135,22 +135,88 @@ def test_every_glossary_term_is_used():
     assert terms - linked == set(), f"glossary terms no chapter links to: {sorted(terms - linked)}"
 
 
-_GREEK = re.compile(r"\\(alpha|beta|gamma|delta|varepsilon|epsilon|zeta|eta|theta|lambda|mu|nu|xi|pi|rho|"
-                    r"sigma|tau|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Phi|Psi|Omega)\b")
+_GREEK_NAMES = ("alpha|beta|gamma|delta|varepsilon|epsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|pi|"
+                "rho|varrho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Phi|"
+                "Psi|Omega")
+#: a letter of a formula: a calligraphic/blackboard capital, a Greek letter, or a lone Latin letter
+_LETTER = re.compile(r"\\(?:mathcal|mathbb)\s*\{?([A-Za-z])\}?|\\(" + _GREEK_NAMES + r")(?![A-Za-z])"
+                     r"|(?<![\\A-Za-z])([A-Za-z])(?![A-Za-z])")
+_WORDS = re.compile(r"\\(?:text|mathrm|operatorname|mathbf|textrm|begin|end)\{[^}]*\}|\\(?!mathcal\b|mathbb\b)[A-Za-z]+")
+_MATH = re.compile(r"\$\$(.*?)\$\$|\$([^$]+)\$", re.S)
 _STATEMENT = re.compile(r"(```|:::+)\{prf:(?:definition|theorem|lemma|proposition|corollary|property|conjecture)\}"
                         r"(.*?)\n\1(?!\S)", re.S)
+_ROLES = re.compile(r"\{(?:cite(?::[tp])?|prf:ref|ref|doc|term|claim|numref)\}`[^`]*`|^:label:.*$", re.M)
 
 
-def test_greek_letters_of_statements_are_on_the_notation_page():
-    notation = (BOOK / "notation.md").read_text(encoding="utf-8")
-    listed = set(_GREEK.findall(notation))
+def _letters(tex):
+    """The letters of a formula, in order (Greek as ``\\alpha``, calligraphic as ``\\mathcal{M}``)."""
+    found = []
+    for m in _LETTER.finditer(_WORDS.sub(lambda w: w.group(0) if _LETTER.fullmatch(w.group(0)) else " ", tex)):
+        found.append(f"\\mathcal{{{m.group(1)}}}" if m.group(1) else f"\\{m.group(2)}" if m.group(2) else m.group(3))
+    return found
+
+
+def _notation_rows():
+    """The notation page's rows as (symbol column, meaning column)."""
+    rows = []
+    for line in (BOOK / "notation.md").read_text(encoding="utf-8").splitlines():
+        cols = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| $") and len(cols) >= 3:
+            rows.append((cols[0], cols[1]))
+    return rows
+
+
+def _entries(symbol_column):
+    """The symbols of one row: its math spans, split at top-level commas (``$P, Q$`` lists two)."""
+    out = []
+    for m in _MATH.finditer(symbol_column):
+        tex, depth, part = (m.group(1) or m.group(2)), 0, ""
+        for ch in tex:
+            depth += ch in "({[" and 1 or ch in ")}]" and -1 or 0
+            if ch == "," and depth == 0:
+                out.append(part.strip()), None
+                part = ""
+            else:
+                part += ch
+        out.append(part.strip())
+    return [re.sub(r"\s+|\\[,;!]", "", e) for e in out if e.strip()]
+
+
+def test_notation_lists_every_symbol_once_with_one_meaning():
+    rows = _notation_rows()
+    assert len(rows) >= 60
+    seen = {}
+    for symbols, meaning in rows:
+        entries = _entries(symbols)
+        for entry in entries:
+            assert entry not in seen, f"{entry} is listed twice: {seen[entry]!r} and {meaning!r}"
+            seen[entry] = meaning
+        # a row of one symbol with a second meaning ("…; a mean in …", "…, or a point of …") is a collision
+        # (a row of several symbols gives their meanings in turn, separated by semicolons)
+        assert len(entries) > 1 or not re.search(r";\s+(?:a|an|the)\s|,\s+or\s+(?:a|an|the)\s", meaning), f"{symbols}: {meaning}"
+
+
+def _listed_letters():
+    """The letters that head a symbol of the notation page (``\\delta`` for ``\\delta(\\varepsilon)``)."""
+    heads = set()
+    for symbols, _ in _notation_rows():
+        for entry in _entries(symbols):
+            letters = _letters(entry)
+            if letters:
+                heads.add(letters[0])
+    return heads
+
+
+def test_statements_use_only_symbols_on_the_notation_page():
+    listed = _listed_letters()
     missing = {}
     for nb in sorted(BOOK.glob("*.ipynb")):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
         for _, body in _STATEMENT.findall(text):
-            for letter in set(_GREEK.findall(body)) - listed:
-                missing.setdefault(letter, nb.name)
+            for m in _MATH.finditer(_ROLES.sub(" ", body)):
+                for letter in set(_letters(m.group(1) or m.group(2))) - listed:
+                    missing.setdefault(letter, set()).add(nb.stem)
     assert not missing, f"symbols in statements missing from the notation page: {missing}"
 
 

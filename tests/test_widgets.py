@@ -213,3 +213,21 @@ def test_mimebundle_takes_the_mode_explicitly():
     assert mimebundle(fig, "static")["text/html"].startswith('<div class="dpnotes-widget"')
     assert "application/vnd.jupyter.widget-view+json" in mimebundle(fig, "live")
     assert "application/vnd.jupyter.widget-view+json" in fig._repr_mimebundle_()
+
+
+def test_live_bundle_without_ipywidgets_8_repr():
+    """ipywidgets 7 (Colab ships 7.7) has no ``Widget._repr_mimebundle_``: the live figure builds the
+    widget-view bundle that ipywidgets 7's own ``_ipython_display_`` sends (protocol version 2.0)."""
+    live = LiveFigure(FIGURES[next(iter(FIGURES))])
+
+    class Widget7:  # the part of an ipywidgets 7 widget the bundle reads
+        model_id = live.widget.model_id
+
+        def __repr__(self):
+            return "VBox(...)"
+
+    live.widget = Widget7()
+    bundle = live._repr_mimebundle_()
+    view = bundle["application/vnd.jupyter.widget-view+json"]
+    assert view == {"version_major": 2, "version_minor": 0, "model_id": Widget7.model_id}
+    assert bundle["text/plain"] == "VBox(...)"

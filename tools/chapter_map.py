@@ -131,8 +131,9 @@ def guide(chapters, paths):
               f"{MINUTES_PER_EXERCISE} minutes an exercise.", ""]
     for path in paths:
         minutes = sum(chapters[s]["minutes"] for step in path["steps"] for s in step["chapters"])
+        per_day = f", {minutes / 60 / path['days']:.1f} a day" if path.get("days") else ""
         lines += [f"### {path['name']}", "", f"{path['about'][0].upper()}{path['about'][1:]} "
-                  f"(about {minutes / 60:.1f} hours of material).", ""]
+                  f"(about {minutes / 60:.1f} hours of material{per_day}).", ""]
         for step in path["steps"]:
             links = ", ".join(f"{{doc}}`{chapters[s]['short']} <{s}>`" for s in step["chapters"])
             lines.append(f"- **{step['label']}**: {links}")

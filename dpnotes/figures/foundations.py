@@ -68,7 +68,7 @@ TRADEOFF = Figure(
     title="The Gaussian mechanism's trade-off curve against the (ε, δ) region",
     compute=tradeoff_traces,
     sliders=[
-        Slider("sigma", "σ (Gaussian noise, Δ₂ = 1)", (0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0), 1.0),
+        Slider("sigma", "σ (noise multiplier, Δ₂ = 1)", (0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0), 1.0),
         Slider.linear("epsilon", "ε", 0.0, 3.0, 0.25, 1.0, fmt=".2f"),
     ],
     x_label="type I error α<sub>I</sub>",
@@ -85,7 +85,7 @@ PRIVACY_LOSS = Figure(
     title="Privacy loss of an output: bounded (Laplace), unbounded (Gaussian)",
     compute=privacy_loss_traces,
     sliders=[
-        Slider("sigma", "σ (Gaussian noise, Δ₂ = 1)", (0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0), 1.0),
+        Slider("sigma", "σ (noise multiplier, Δ₂ = 1)", (0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0), 1.0),
         Slider("scale", "b (Laplace scale, Δ₁ = 1)", (0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0), 1.0),
     ],
     x_label="output y (query value 1 on S, 0 on S′)",

@@ -36,18 +36,18 @@ def running_sup(x, values):
 
 
 def shift_cost_traces(alpha, sigma):
-    """D_α(ζ + x‖ζ) against the shift x for Gaussian and Laplace noise of equal variance, with the sup over |x′| ≤ |x|."""
+    """D_α(ζ + v‖ζ) against the shift v for Gaussian and Laplace noise of equal variance, with the sup over |v′| ≤ |v|."""
     b = sigma / np.sqrt(2.0)  # Lap(b) has variance 2b² = σ²
     gauss = rdp_gaussian(alpha, sigma, np.abs(SHIFTS))
     lap = rdp_laplace(alpha, b, np.abs(SHIFTS))
     marks = SHIFTS[_SHIFT_MARKS]
     return [
-        Trace("Gaussian N(0, σ²): D<sub>α</sub>(ζ + x ‖ ζ)", SHIFTS, gauss),
-        Trace("Gaussian: sup over |x′| ≤ |x| on the grid", marks, running_sup(SHIFTS, gauss)[_SHIFT_MARKS],
+        Trace("Gaussian N(0, σ²): D<sub>α</sub>(ζ + v ‖ ζ)", SHIFTS, gauss),
+        Trace("Gaussian: sup over |v′| ≤ |v| on the grid", marks, running_sup(SHIFTS, gauss)[_SHIFT_MARKS],
               mode="markers"),
-        Trace("αx²/(2σ²)", SHIFTS, alpha * SHIFTS**2 / (2.0 * sigma**2), dash="dot", color="black"),
-        Trace("Laplace Lap(b), b = σ/√2 (same variance): D<sub>α</sub>(ζ + x ‖ ζ)", SHIFTS, lap, dash="dash"),
-        Trace("Laplace: sup over |x′| ≤ |x| on the grid", marks, running_sup(SHIFTS, lap)[_SHIFT_MARKS],
+        Trace("αv²/(2σ²)", SHIFTS, alpha * SHIFTS**2 / (2.0 * sigma**2), dash="dot", color="black"),
+        Trace("Laplace Lap(b), b = σ/√2 (same variance): D<sub>α</sub>(ζ + v ‖ ζ)", SHIFTS, lap, dash="dash"),
+        Trace("Laplace: sup over |v′| ≤ |v| on the grid", marks, running_sup(SHIFTS, lap)[_SHIFT_MARKS],
               mode="markers"),
     ]
 
@@ -87,16 +87,13 @@ BUDGETS = np.round(np.linspace(0.0, 2.5, 51), 12)  # the W∞ budget z (S0-05)
 
 
 def shifted_divergence_traces(alpha, x):
-    """Upper bounds on D_α^(z)(ζ + x‖ζ) against the budget z (best shift), and the infimum over an unconstrained
-    second argument (0 for every z)."""
+    """Upper bounds on D_α^(z)(ζ + v‖ζ) against the budget z (best shift), with v the slider ``x``."""
     return [
-        Trace("Gaussian N(0, 1): D<sub>α</sub>(ζ + (x − z)<sub>+</sub> ‖ ζ)", BUDGETS,
+        Trace("Gaussian N(0, 1): D<sub>α</sub>(ζ + (v − z)<sub>+</sub> ‖ ζ)", BUDGETS,
               shifted_renyi_location(alpha, x, BUDGETS, "gaussian", 1.0)),
-        Trace("Laplace Lap(0, 1): D<sub>α</sub>(ζ + (x − z)<sub>+</sub> ‖ ζ)", BUDGETS,
+        Trace("Laplace Lap(0, 1): D<sub>α</sub>(ζ + (v − z)<sub>+</sub> ‖ ζ)", BUDGETS,
               shifted_renyi_location(alpha, x, BUDGETS, "laplace", 1.0), dash="dash"),
-        Trace("infimum over an unconstrained second argument: 0 for every z", BUDGETS[[0, -1]], np.zeros(2),
-              dash="dot", color="black"),
-        Trace("z = |x|: the shift is used up", np.full(2, x), np.array([0.0, 4.0]), dash="dot", color="grey"),
+        Trace("z = |v|: the shift is used up", np.full(2, x), np.array([0.0, 4.0]), dash="dot", color="grey"),
     ]
 
 
@@ -180,19 +177,19 @@ LAST_ITERATE = Figure(
     x_label="position t/n of the record in the pass",
     y_label="RDP ε at α = 2 (L = 1)",
     y_log=True,
-    caption="Markers: the bound 2αL²/(σ²(n − t + 1)) of amplification by iteration. Dashed: 2αL²/σ², the price when "
+    caption="Markers: the bound 2α/(σ²(n − t + 1)) of amplification by iteration (noise σL). Dashed: 2α/σ², the price when "
             "every iterate is released (the setting of composition theorems). Dotted: the exact last-iterate "
-            "value 2αL²/(nσ²) when every step is a translation, where the bound is attained at t = 1.",
+            "value 2α/(nσ²) when every step is a translation, where the bound is attained at t = 1.",
 )
 
 CONTRACTION = Figure(
     key="iteration-contraction",
     claims=("S0-09",),
-    title="Is the gradient step w ↦ w − η∇f(w) contractive?",
+    title="Is a gradient step θ ↦ θ − η∇(average loss) contractive?",
     compute=contraction_traces,
     sliders=[Slider.logspace("scale", "data scale (factor on the features)", 0.25, 4.0, 13, 1.0)],
     x_label="step size η in units of 2/β",
-    y_label="sup ‖ψ(w) − ψ(v)‖ / ‖w − v‖",
+    y_label="sup ‖ψ(θ) − ψ(θ′)‖ / ‖θ − θ′‖",
     caption="β is the smoothness constant of each loss on the data (squared: λ_max(XᵀX/n), the largest "
             "eigenvalue; logistic: λ_max/4); the λ_i are the eigenvalues of XᵀX/n. Ratios are the largest over "
             "300 random pairs in the ball of radius 3. The squared loss stops being contractive exactly at η = 2/β "
@@ -207,33 +204,33 @@ SHIFTED_DIVERGENCE = Figure(
     compute=shifted_divergence_traces,
     sliders=[
         Slider.logspace("alpha", "α (order)", 1.5, 32.0, 12, 3.0),
-        Slider.linear("x", "x (shift of ζ + x)", 0.25, 2.5, 0.25, 1.5, fmt=".2f"),
+        Slider.linear("x", "v (shift of ζ + v)", 0.25, 2.5, 0.25, 1.5, fmt=".2f"),
     ],
     x_label="budget z (how far the first argument may move, in W∞)",
     y_label="Rényi divergence (nats)",
     y_range=(0.0, 4.0),
-    caption="Lines: the package's bound on D_α^(z)(ζ + x ‖ ζ), the divergence left after moving ζ + x towards ζ by "
-            "min(z, |x|) (exact at z = 0 and for z ≥ |x|, where it is 0). Both fall with z (monotonicity) and reach 0 "
-            "at z = |x| (grey). Black dotted: an infimum over an unconstrained second argument, 0 whatever α, x and z. "
+    caption="Lines: the package's bound on D_α^(z)(ζ + v ‖ ζ), the divergence left after moving ζ + v towards ζ by "
+            "min(z, |v|) (exact at z = 0 and for z ≥ |v|, where it is 0). Both fall with z (monotonicity) and reach 0 "
+            "at z = |v| (grey). "
             "Values above 4 nats leave the plot.",
 )
 
 SHIFT_COST = Figure(
     key="iteration-shift-cost",
     claims=("S0-06",),
-    title="How well noise hides a shift: D<sub>α</sub>(ζ + x ‖ ζ) and R<sub>α</sub>(ζ, a)",
+    title="How well noise hides a shift: D<sub>α</sub>(ζ + v ‖ ζ) and R<sub>α</sub>(ζ, a)",
     compute=shift_cost_traces,
     sliders=[
         Slider.logspace("alpha", "α (order)", 1.5, 32.0, 12, 2.0),
         Slider.logspace("sigma", "σ (noise; Laplace b = σ/√2)", 0.5, 2.0, 9, 1.0),
     ],
-    x_label="shift x",
+    x_label="shift v",
     y_label="Rényi divergence (nats)",
     y_range=(0.0, 4.0),
     caption="Lines: the divergence of the shifted noise from the noise, computed by the package (Gaussian: "
-            "rdp_gaussian; Laplace: Mironov's closed form). Markers: the largest value over the grid points x′ with "
-            "|x′| ≤ |x|, i.e. R_α(ζ, a) at a = |x|; they sit on the lines, so the supremum is attained at |x| = a. "
-            "Dotted: the closed form αx²/(2σ²). Curves above 4 nats leave the plot.",
+            "rdp_gaussian; Laplace: Mironov's closed form). Markers: the largest value over the grid points v′ with "
+            "|v′| ≤ |v|, i.e. R_α(ζ, a) at a = |v|; they sit on the lines, so the supremum is attained at |v| = a. "
+            "Dotted: the closed form αv²/(2σ²). Curves above 4 nats leave the plot.",
 )
 
 SHIFT_REDUCTION = Figure(

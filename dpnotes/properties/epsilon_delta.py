@@ -29,30 +29,36 @@ from .decomposition import decompose_dp_pair
 
 
 @named_shapes
-def group_privacy_epsilon_delta(epsilon, delta, k):
+def group_privacy_epsilon_delta(epsilon, delta, k, form="simple"):
     r"""The (ε, δ) guarantee for data sets k neighbouring steps apart, from an (ε, δ)-DP mechanism.
 
-    .. math:: (\varepsilon_k, \delta_k) = \big(k\varepsilon,\; k\,e^{(k-1)\varepsilon}\delta\big)
+    .. math:: (\varepsilon_k, \delta_k) = \Big(k\varepsilon,\;
+              \delta\sum_{j=0}^{k-1} e^{j\varepsilon}\Big)
+              \quad\text{or, simpler and larger,}\quad
+              \big(k\varepsilon,\; k\,e^{(k-1)\varepsilon}\delta\big).
 
     Chaining the (ε, δ) inequality along S = S₀, S₁, …, S_k = S′ gives the slack
-    δ(1 + e^ε + … + e^{(k−1)ε}), at most k e^{(k−1)ε} δ, the form returned here.
-    With δ = 0: an ε-DP mechanism is kε-DP for groups of k.
+    δ(1 + e^ε + … + e^{(k−1)ε}) = δ (e^{kε} − 1)/(e^ε − 1) (``form="sum"``); each of its
+    k terms is at most e^{(k−1)ε}, which gives k e^{(k−1)ε} δ (``form="simple"``, the
+    default). With δ = 0 both say that an ε-DP mechanism is kε-DP for groups of k.
 
     Parameters
     ----------
     epsilon : float or array, ε ∈ [0, ∞)
     delta : float or array, δ ∈ [0, 1]
     k : int or array, the group size k ≥ 1
+    form : {"simple", "sum"}
+        Which slack to return: k e^{(k−1)ε} δ, or the chained sum δ Σ_{j<k} e^{jε}.
 
     Returns
     -------
     (float or ndarray, float or ndarray)
-        kε and min(1, k e^{(k−1)ε} δ) (computed in log space; δ_k = 1 means the guarantee is void).
+        kε and the slack capped at 1 (computed in log space; δ_k = 1 means the guarantee is void).
 
     Raises
     ------
     ValueError
-        If ε < 0, δ ∉ [0, 1] or k is not an integer ≥ 1.
+        If ε < 0, δ ∉ [0, 1], k is not an integer ≥ 1 or form is not "simple" or "sum".
 
     References
     ----------
@@ -66,12 +72,24 @@ def group_privacy_epsilon_delta(epsilon, delta, k):
     >>> eps_k, delta_k = group_privacy_epsilon_delta(1.0, 1e-6, 2)
     >>> eps_k, round(delta_k / 1e-6, 10)  # 2e
     (2.0, 5.4365636569)
+    >>> round(group_privacy_epsilon_delta(1.0, 1e-6, 2, form="sum")[1] / 1e-6, 10)  # 1 + e
+    3.7182818285
     """
     eps = check_nonnegative(epsilon, "epsilon")
     d = check_interval(delta, "delta", 0, 1)
     k = check_count(k, "k")
+    check_choice(form, "form", ("simple", "sum"))
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        log_dk = np.log(k) + (k - 1.0) * eps + np.log(d)
+        if form == "simple":
+            log_factor = np.log(k) + (k - 1.0) * eps
+        else:
+            # log Σ_{j<k} e^{jε} = (k−1)ε + log((1 − e^{−kε}) / (1 − e^{−ε})), and log k at ε = 0
+            e = np.asarray(eps, dtype=float)
+            kk = np.asarray(k, dtype=float)
+            safe = np.where(e > 0, e, 1.0)
+            ratio = np.log(-np.expm1(-kk * safe)) - np.log(-np.expm1(-safe))
+            log_factor = np.where(e > 0, (kk - 1.0) * e + ratio, np.log(kk))
+        log_dk = log_factor + np.log(d)
     # a δ ≥ 1 says nothing: the bound is capped there (and δ = 0 stays 0 at any k, ε)
     delta_k = np.where(d == 0, 0.0, np.exp(np.minimum(log_dk, 0.0)))
     return scalar_or_array(k * eps), scalar_or_array(delta_k)

@@ -25,12 +25,12 @@ from importlib import resources
 
 import numpy as np
 
-from .spec import Trace
+from .spec import Trace, grid_key
 
-__all__ = ["FORMAT", "FigureTable", "fingerprint", "load_table", "table_arrays", "table_name"]
+__all__ = ["FORMAT", "FigureTable", "fingerprint", "grid_key", "load_table", "table_arrays", "table_name"]
 
-#: Version of the table layout; part of every fingerprint.
-FORMAT = 1
+#: Version of the table layout; part of every fingerprint (2: slider values rounded by grid_key).
+FORMAT = 2
 
 
 def table_name(fig):
@@ -63,8 +63,10 @@ def fingerprint(fig):
 
 
 def _number(v):
-    """``v`` for JSON: an integer stays an integer (a figure may treat ``3`` and ``3.0`` apart)."""
-    return int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else float(v)
+    """``v`` for JSON: an integer stays an integer (a figure may treat ``3`` and ``3.0`` apart), a
+    float is rounded as a table key (:func:`grid_key`)."""
+    return int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else grid_key(v)
+
 
 
 def table_arrays(fig, data):
@@ -118,7 +120,7 @@ class FigureTable:
         self.styles = meta["traces"]
         self.ranges = tuple(tuple(float(v) for v in r) for r in meta["ranges"])
         self._names = [name for name, _ in meta["sliders"]]
-        self._index = [{float(v): i for i, v in enumerate(values)} for _, values in meta["sliders"]]
+        self._index = [{grid_key(v): i for i, v in enumerate(values)} for _, values in meta["sliders"]]
         self._shape = [len(values) for _, values in meta["sliders"]]
         values = np.asarray(arrays["values"], dtype=np.float64)  # exact: every float32 is a float64
         offsets = arrays["offsets"]
@@ -133,7 +135,7 @@ class FigureTable:
         """The traces at slider values ``params`` (a dict by slider name), or None if any value is off the grid."""
         flat = 0
         for name, index, n in zip(self._names, self._index, self._shape):
-            i = index.get(float(params[name])) if name in params else None
+            i = index.get(grid_key(params[name])) if name in params else None
             if i is None:
                 return None
             flat = flat * n + i

@@ -55,4 +55,13 @@ class LiveFigure:
         return traces
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return self.widget._repr_mimebundle_(include=include, exclude=exclude)
+        own = getattr(self.widget, "_repr_mimebundle_", None)
+        if own is not None:  # ipywidgets 8
+            return own(include=include, exclude=exclude)
+        # ipywidgets 7 (Colab's) has no _repr_mimebundle_: the bundle its _ipython_display_ sends
+        return {
+            "text/plain": repr(self.widget),
+            "application/vnd.jupyter.widget-view+json": {
+                "version_major": 2, "version_minor": 0, "model_id": self.widget.model_id,
+            },
+        }

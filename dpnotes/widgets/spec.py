@@ -21,6 +21,16 @@ def trace_colors(traces):
     return [t.color or PALETTE[i % len(PALETTE)] for i, t in enumerate(traces)]
 
 
+
+def grid_key(v):
+    """A slider value as a grid position: rounded to 12 significant digits.
+
+    Slider grids are built by numpy (``geomspace``, ``linspace``), whose last bit differs between
+    numpy releases (1.26 and 2.x); a position that kept every bit would make the shipped tables
+    stale, or unreadable, on the other release. Grid values are far more than 1e-12 apart relatively.
+    """
+    return float(f"{float(v):.12g}")
+
 @dataclass(frozen=True)
 class Slider:
     """A named parameter with the finite grid of values the static site offers.
@@ -45,9 +55,11 @@ class Slider:
 
     @classmethod
     def logspace(cls, name, label, low, high, n, default, fmt=".3g"):
-        values = tuple(float(v) for v in np.geomspace(low, high, n))
-        values = tuple(sorted(set(values) | {float(default)}))
-        return cls(name, label, values, float(default), True, fmt)
+        # the default joins the grid; a grid value equal to it up to numpy's last bit (geomspace
+        # differs between releases) is the same position, so the grid is the same on every release
+        by_key = {grid_key(v): float(v) for v in np.geomspace(low, high, n)}
+        by_key[grid_key(default)] = float(default)
+        return cls(name, label, tuple(sorted(by_key.values())), float(default), True, fmt)
 
     def __post_init__(self):
         if self.default not in self.values:

@@ -1,0 +1,7 @@
+"""``python -m dpnotes``: the command line (:mod:`dpnotes.cli`)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
