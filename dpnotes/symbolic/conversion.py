@@ -141,7 +141,7 @@ def derive_legendre_scaling():
         return sp.simplify((x * t - f).subs(t, tt))
 
     ks = legendre(kappa)
-    steps.append(("κ*(z) = sup_λ (zλ − κ(λ))", sp.factor(ks)))
+    steps.append(("κ*(z) = sup_{λ ≥ 0} (zλ − κ(λ)), for z at least the mean of the loss", sp.factor(ks)))
     kks = legendre(k * kappa)
     steps.append(("(Tκ)*(z)", sp.factor(kks)))
     scaled = k * ks.subs(x, x / k)
