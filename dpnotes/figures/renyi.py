@@ -50,7 +50,7 @@ GAUSSIAN = Figure(
     title="Two Gaussians: D<sub>α</sub> grows linearly in α",
     compute=gaussian_traces,
     sliders=[
-        Slider.logspace("sigma", "σ (standard deviation)", 0.3, 10.0, 25, 1.0),
+        Slider.logspace("sigma", "σ (standard deviation; the noise multiplier if Δ₂ = 1)", 0.3, 10.0, 25, 1.0),
         Slider.linear("sensitivity", "a (shift of the mean)", 0.25, 2.0, 0.25, 1.0),
     ],
     x_label="order α (log scale)",
