@@ -55,7 +55,7 @@ from .iteration import (
 from .learning import (
     breast_cancer_records, train_test_records, synthetic_classification, erm_squared, erm_logistic, erm_hinge, geometric_median, location_minimiser,
     minimiser_path, replace_one_sensitivity, logistic_losses, loss_threshold_attack_accuracy,
-    membership_accuracy_bound, dpsgd_logistic, dpsgd_epsilon_of, membership_experiment,
+    membership_accuracy_bound, dpsgd_logistic, dpsgd_epsilon_of, running_example_accuracy, membership_experiment,
 )
 from .lower_bounds import estimator_moments, fingerprinting_terms, fingerprinting_monte_carlo, fingerprinting_minimum
 from .joint_dp import (
@@ -110,7 +110,7 @@ __all__ = [
     "rdp_noisy_sgd_all_iterates", "noisy_sgd_logistic_simulation", "breast_cancer_records", "train_test_records", "synthetic_classification", "erm_squared",
     "erm_logistic", "erm_hinge", "geometric_median", "location_minimiser", "minimiser_path",
     "replace_one_sensitivity", "logistic_losses", "loss_threshold_attack_accuracy", "membership_accuracy_bound",
-    "dpsgd_logistic", "dpsgd_epsilon_of", "membership_experiment", "estimator_moments", "fingerprinting_terms",
+    "dpsgd_logistic", "dpsgd_epsilon_of", "running_example_accuracy", "membership_experiment", "estimator_moments", "fingerprinting_terms",
     "fingerprinting_monte_carlo", "fingerprinting_minimum", "own_record_mechanism", "noisy_count_mechanism",
     "view_pmf", "privacy_profile", "joint_dp_epsilon", "full_output_epsilon", "NOISE_LAWS", "noise_logpdf",
     "shift_rdp", "shift_rdp_grid", "max_divergence", "crossover_order", "best_noise_law",
