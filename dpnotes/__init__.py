@@ -74,6 +74,7 @@ from .pld import (
 from .dpsgd import (
     ROUTES, ROUTE3_ORDERS, route_applicable, steps_from_epochs, epochs_from_steps, rdp_route3, dpsgd_epsilon,
     dpsgd_delta, dpsgd_epsilon_routes, SIGMA_ROUTES, dpsgd_sigma,
+    dpsgd_epsilon_replace_one,
 )
 # dpsgd_training: DP-SGD itself: clipping, noise, steps
 from .dpsgd_training import clip_rows, logistic_gradients, dp_sgd
@@ -120,7 +121,7 @@ __all__ = [
     "discretise_loss_law", "gaussian_delta_exact", "dpsgd_composed_plds", "dpsgd_delta_pld",
     "dpsgd_epsilon_pld", "dpsgd_epsilon_bracket", "dpsgd_clt_mu", "dpsgd_grid_interval", "EpsilonBracket", "ROUTES",
     "ROUTE3_ORDERS", "route_applicable", "steps_from_epochs", "epochs_from_steps", "rdp_route3", "dpsgd_epsilon",
-    "dpsgd_delta", "dpsgd_epsilon_routes", "SIGMA_ROUTES", "dpsgd_sigma", "clip_rows", "logistic_gradients", "dp_sgd", "STEP_RULES",
+    "dpsgd_delta", "dpsgd_epsilon_routes", "SIGMA_ROUTES", "dpsgd_sigma", "dpsgd_epsilon_replace_one", "clip_rows", "logistic_gradients", "dp_sgd", "STEP_RULES",
     "PublishedReproduction", "published_numbers", "published_sampling_rate", "published_steps",
     "reproduce_published", "reproduce_published_work", "reproduction_table", "published_epsilon_by_method",
     "steps_reproducing_published", "clt_noise_for_epsilon",

@@ -426,3 +426,36 @@ def test_dpsgd_sigma_rejects_bad_input_naming_it(kwargs, match):
     args = {"epsilon": 1.0, "delta": 1e-5, "q": 0.01, "steps": 1000} | kwargs
     with pytest.raises(ValueError, match=match):
         dpsgd_sigma(**args)
+
+
+# ----------------------------------------------------------------------------- replace-one adjacency
+def test_replace_one_bound_is_group_privacy_and_above_dp_accounting():
+    """Our replace-one ε (group privacy, k = 2) is 2ε(δ₀) with 2e^{ε(δ₀)}δ₀ = δ; it lies above the tight
+    replace-one ε of dp-accounting's PLD accountant, which is close to twice the add/remove ε."""
+    from dp_accounting import dp_event
+    from dp_accounting.pld import PLDAccountant
+    from dp_accounting.privacy_accountant import NeighboringRelation
+
+    from dpnotes.dpsgd import dpsgd_epsilon_replace_one
+    from dpnotes.properties import group_privacy_epsilon_delta
+
+    logging.disable(logging.WARNING)
+    try:
+        for q, sigma, steps in [(0.1, 2.0, 300), (0.01, 4.0, 2000)]:
+            ours = dpsgd_epsilon_replace_one(q, sigma, steps, 1e-5)
+            d0 = 1e-5
+            for _ in range(200):  # fixed point of δ₀ = δ e^{−ε(δ₀)}/2, a second route
+                d0 = 1e-5 * math.exp(-dpsgd_epsilon(q, sigma, steps, d0)) / 2
+            eps2, delta2 = group_privacy_epsilon_delta(dpsgd_epsilon(q, sigma, steps, d0), d0, 2)
+            assert rel(ours, eps2) < 1e-6 and delta2 == pytest.approx(1e-5, rel=1e-6)
+            events = dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(sigma))
+            tight = {}
+            for relation in (NeighboringRelation.ADD_OR_REMOVE_ONE, NeighboringRelation.REPLACE_ONE):
+                acc = PLDAccountant(relation, value_discretization_interval=1e-3)
+                acc.compose(events, steps)
+                tight[relation] = acc.get_epsilon(1e-5)
+            replace, add_remove = tight[NeighboringRelation.REPLACE_ONE], tight[NeighboringRelation.ADD_OR_REMOVE_ONE]
+            assert replace < ours
+            assert 1.9 * add_remove < replace < 2.1 * add_remove  # measured: 1.99 and 2.05
+    finally:
+        logging.disable(logging.NOTSET)
