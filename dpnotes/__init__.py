@@ -82,7 +82,7 @@ from .dpsgd_training import clip_rows, logistic_gradients, dp_sgd
 from .published import (
     STEP_RULES, PublishedReproduction, published_numbers, published_sampling_rate, published_steps,
     reproduce_published, reproduce_published_work, reproduction_table, published_epsilon_by_method,
-    steps_reproducing_published, clt_noise_for_epsilon,
+    steps_reproducing_published, clt_noise_for_epsilon, strong_composition_epsilon_abadi,
 )
 
 __all__ = [
@@ -124,7 +124,7 @@ __all__ = [
     "dpsgd_delta", "dpsgd_epsilon_routes", "SIGMA_ROUTES", "dpsgd_sigma", "dpsgd_epsilon_replace_one", "clip_rows", "logistic_gradients", "dp_sgd", "STEP_RULES",
     "PublishedReproduction", "published_numbers", "published_sampling_rate", "published_steps",
     "reproduce_published", "reproduce_published_work", "reproduction_table", "published_epsilon_by_method",
-    "steps_reproducing_published", "clt_noise_for_epsilon",
+    "steps_reproducing_published", "clt_noise_for_epsilon", "strong_composition_epsilon_abadi",
 ]
 
 __version__ = "0.1.0"
