@@ -646,8 +646,6 @@ def dpsgd_sigma(epsilon, delta, q, steps=None, *, epochs=None, route="rdp", rtol
     Opacus' ``get_noise_multiplier`` and TensorFlow Privacy's ``compute_noise`` solve the same
     problem by search on their own accountants.
 
-    Used in: book/06-dpsgd.
-
     Examples
     --------
     >>> s = dpsgd_sigma(4.56, 1e-5, 0.1, 300)
@@ -748,8 +746,6 @@ def dpsgd_epsilon_replace_one(q, sigma, steps, delta, route="rdp"):
     ----------
     Dwork & Roth (2014), group privacy; Balle, Barthe & Gaboardi (2018) on the two adjacencies
     under subsampling; Lebeda et al. (2024) (arXiv:2405.20769) on accounting for each.
-
-    Used in: book/06-dpsgd.
 
     Examples
     --------

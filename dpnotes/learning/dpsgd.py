@@ -197,8 +197,6 @@ def running_example_accuracy(sigmas, n_seeds=5, steps=None, split_seed=0):
     ----------
     Abadi et al. (2016), Algorithm 1; Street, Wolberg & Mangasarian (1993) for the data.
 
-    Used in: book/06-dpsgd.
-
     Examples
     --------
     >>> rows = running_example_accuracy([2.0], n_seeds=2, steps=30)

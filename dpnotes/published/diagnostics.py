@@ -199,8 +199,6 @@ def strong_composition_epsilon_abadi(q, sigma, steps, delta, slack_share=0.5):
     σ = 4, δ = 10⁻⁵, 100 and 400 epochs); Dwork, Rothblum & Vadhan (2010), Theorem III.3;
     Dwork & Roth (2014), Appendix A (the classical Gaussian calibration).
 
-    Used in: book/06-dpsgd.
-
     Examples
     --------
     >>> round(strong_composition_epsilon_abadi(0.01, 4.0, 10_000, 1e-5), 2)
