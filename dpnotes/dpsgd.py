@@ -43,6 +43,11 @@ coarse ladder and then locates on the continuous (fractional-order) curve
 (:func:`dpnotes.subsampling.epsilon_rdp_subsampled_gaussian`): a smaller ε
 than any fixed grid, at a tenth of the cost.
 
+**The other way round.** :func:`dpsgd_sigma` returns the smallest noise multiplier
+for which a route certifies a target (ε, δ) at rate q and T steps (bisection on
+log σ, on the certified side); :func:`dpsgd_epsilon_replace_one` turns the
+add/remove ε into a replace-one one by group privacy.
+
 Steps and epochs: one epoch is 1/q steps in expectation, so
 ``steps = ceil(epochs / q)`` (:func:`steps_from_epochs`, the rounding
 TensorFlow Privacy's ``compute_dp_sgd_privacy`` uses).
