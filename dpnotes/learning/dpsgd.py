@@ -191,7 +191,7 @@ def running_example_accuracy(sigmas, n_seeds=5, steps=None, split_seed=0):
     Raises
     ------
     ValueError
-        On a σ ≤ 0, n_seeds < 2 or steps < 1.
+        On a σ ≤ 0, n_seeds < 2, steps < 1 or a negative split_seed.
 
     References
     ----------
@@ -209,6 +209,7 @@ def running_example_accuracy(sigmas, n_seeds=5, steps=None, split_seed=0):
     n_seeds = int(check_count(n_seeds, "n_seeds", minimum=2))
     run = RUNNING_RUN
     steps = int(check_count(run["steps"] if steps is None else steps, "steps"))
+    split_seed = int(check_count(split_seed, "split_seed", minimum=0))
     x_train, y_train, x_test, y_test = train_test_records(seed=split_seed)
 
     def accuracy(theta):
