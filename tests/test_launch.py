@@ -60,13 +60,13 @@ def test_binder_builds_the_supported_environment():
 @pytest.mark.slow
 def test_the_install_cell_installs_the_package_where_it_is_missing(tmp_path):
     env = wheel_smoke.env_for("newest", wheel_smoke.SETS["newest"], ROOT / "_build" / "smoke")
-    py, ipython = env / "bin" / "python", env / "bin" / "ipython"
+    py = env / "bin" / "python"
     wheel = wheel_smoke.build_wheel(tmp_path / "wheel")
     subprocess.run([str(py), "-m", "pip", "uninstall", "--quiet", "-y", "dpnotes"], check=True)
     with tempfile.TemporaryDirectory() as empty:
         isolated = lambda code: subprocess.run([str(py), "-I", "-c", code], cwd=empty, capture_output=True, text=True)
         assert isolated("import dpnotes").returncode != 0  # missing, as on a fresh Colab
-        ran = subprocess.run([str(ipython), "--no-banner", "-c", install_cell.cell_source()], cwd=empty,
+        ran = subprocess.run([str(py), "-c", install_cell.cell_source()], cwd=empty,
                              capture_output=True, text=True, timeout=600,
                              env={**os.environ, "DPNOTES_INSTALL": str(wheel)})
         assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -5,7 +5,7 @@ code cell installs it when it is missing, from the repository named once, in ``_
 (``repository.url`` and ``repository.branch``): ``pip install "dpnotes @ git+<url>@<branch>"``. The
 environment variable ``DPNOTES_INSTALL`` replaces that requirement (the tests install a local wheel
 with it). The cell is folded in Jupyter (``source_hidden``) and left out of the static site
-(``remove-cell``), where no code runs.
+(``remove-cell``), where no code runs. It is plain Python: ``pip`` runs in the kernel's own interpreter.
 
 Usage: python tools/install_cell.py [--check]   (--check: write nothing, exit 1 if a chapter is not current)
 """
@@ -28,13 +28,17 @@ def requirement(config=None):
 
 
 def cell_source(config=None):
+    """The cell's code: plain Python (no IPython magic), so every tool that parses the chapters can read it."""
     return (
         "# On Colab, Binder or a fresh Jupyter: install the book's package if it is missing.\n"
         "import importlib.util\n"
         "import os\n"
+        "import subprocess\n"
+        "import sys\n"
         "\n"
         'if importlib.util.find_spec("dpnotes") is None:\n'
-        f'    %pip install --quiet "{{os.environ.get(\'DPNOTES_INSTALL\', \'{requirement(config)}\')}}"'
+        f'    requirement = os.environ.get("DPNOTES_INSTALL", "{requirement(config)}")\n'
+        '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", requirement], check=True)'
     )
 
 
