@@ -12,6 +12,7 @@
   error in the browser.
 - Resolves a docstring's reference to a function by its module path (``dpnotes.pld.constructors.
   pld_gaussian``) to the public name the API reference documents (``dpnotes.pld_gaussian``).
+- Shows ``dpnotes.__version__`` in every page's footer.
 - Escapes the ``|x|`` of the docstrings (not a substitution) for the API reference.
 - Loads plotly.js and the widget script only on pages that hold a figure.
 - Adds ``dpnotes-book.js``, which makes the theme's menu buttons work (see there).
@@ -148,6 +149,17 @@ def _nitpick_pairs(app, config):
     config.nitpick_ignore = [tuple(pair) for pair in config.nitpick_ignore]
 
 
+def _version_footer(app, config):
+    """The footer names the package's version (``dpnotes.__version__``), after _config.yml's extra_footer."""
+    import dpnotes
+
+    options = dict(config.html_theme_options or {})
+    footer = options.get("extra_footer", "")
+    version = f'<span class="dpnotes-version">dpnotes {dpnotes.__version__}</span>'
+    options["extra_footer"] = f"{footer} · {version}" if footer else version
+    config.html_theme_options = options
+
+
 def _add_static(app):
     app.config.html_static_path.append(str(STATIC))
 
@@ -204,6 +216,7 @@ def setup(app):
     app.connect("build-finished", _prune)
     app.connect("missing-reference", _public_reference)
     app.connect("config-inited", _nitpick_pairs)
+    app.connect("config-inited", _version_footer)
     app.connect("autodoc-process-docstring", _escape_bars)
     app.connect("html-page-context", _dedupe_scripts, priority=900)  # after the others add theirs
     return {"parallel_read_safe": True, "parallel_write_safe": True}
