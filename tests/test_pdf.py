@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PDF = Path(os.environ.get("DPNOTES_PDF", ROOT / "_build" / "pdf" / "dpnotes.pdf"))
 RAW_TEX = ("\\frac", "$$", "\\begin{", "\\varepsilon", "\\(", "\\mathcal")
 #: pages of the table of contents the PDF leaves out (tools/book_pdf.py says why)
-LEFT_OUT = {"book/execution"}
+LEFT_OUT = {"book/execution", "book/api"}
 
 
 def _norm(text):

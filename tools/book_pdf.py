@@ -7,7 +7,8 @@ The printouts are merged with pypdf behind a title page and a table of contents 
 numbers; every page gets its number at the foot, and the PDF's outline (bookmarks) has one entry
 per chapter, grouped by the parts of the table of contents.
 
-Left out: ``book/execution`` (the build's execution report, which changes with every build).
+Left out: ``book/execution`` (the build's execution report, which changes with every build) and
+``book/api`` (the API reference: 125 pages of docstrings, better read on the site or with ``help()``).
 
 Usage: python tools/book_pdf.py [--html _build/html] [--out _build/pdf/dpnotes.pdf]
 """
@@ -27,8 +28,9 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-#: pages of the table of contents not printed (a build report, not part of the book)
-EXCLUDED = {"book/execution"}
+#: pages of the table of contents not printed: the build's execution report (not part of the book) and the
+#: API reference (125 pages of docstrings, read on the site or with help())
+EXCLUDED = {"book/execution", "book/api"}
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
@@ -205,7 +207,7 @@ def build_pdf(html_dir, out, log=print):
     for number, page in enumerate(writer.pages, start=1):
         box = page.mediabox
         page.merge_page(_number_overlay(box.width, box.height, number))
-    writer.compress_identical_objects(remove_identicals=True, remove_orphans=True)
+    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
     writer.add_metadata({"/Title": config["title"], "/Author": config.get("author", "")})
     writer.page_mode = "/UseOutlines"
     out.parent.mkdir(parents=True, exist_ok=True)
