@@ -48,6 +48,13 @@ _READY = "() => Array.from(document.querySelectorAll('.dpnotes-widget')).every(w
 _TYPESET_STARTED = """() => !document.querySelector('.math') ||
     !document.querySelector('script[src*="mathjax"], script[data-mathjax]') ||
     (window.MathJax && MathJax.startup && MathJax.startup.promise)"""
+#: display math and tables wider than the printed column are shrunk to fit it (on paper nothing scrolls)
+_FIT_WIDTH = """() => {
+  for (const el of document.querySelectorAll('mjx-container[display="true"], article table')) {
+    const room = el.parentElement.clientWidth, need = el.scrollWidth;
+    if (room > 0 && need > room + 1) el.style.zoom = (room / need).toFixed(3);
+  }
+}"""
 _MATH = re.compile(r"\\\((.*?)\\\)|\$(.*?)\$")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -105,6 +112,7 @@ def print_page(browser, url):
         page.wait_for_load_state("networkidle")
         page.add_style_tag(content=PRINT_CSS)
         page.emulate_media(media="print")
+        page.evaluate(_FIT_WIDTH)
         return page.pdf(print_background=False, scale=SCALE, **PAPER)
     finally:
         page.close()
