@@ -38,6 +38,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background
 PAPER = {"format": "A4", "margin": {"top": "16mm", "bottom": "18mm", "left": "15mm", "right": "15mm"}}
 #: the site printed a little smaller than on screen, so that long code lines and display math fit the page
 SCALE = 0.85
+#: the printed column in CSS pixels: 210 mm less the side margins, at 96 px an inch, divided by SCALE
+PRINT_WIDTH_PX = round((210 - 15 - 15) / 25.4 * 96 / SCALE)
 #: on paper nothing can scroll sideways: wrap code and outputs, let wide display math show in full
 PRINT_CSS = """@media print {
   pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }
@@ -51,7 +53,9 @@ _TYPESET_STARTED = """() => !document.querySelector('.math') ||
 #: display math and tables wider than the printed column are shrunk to fit it (on paper nothing scrolls)
 _FIT_WIDTH = """() => {
   for (const el of document.querySelectorAll('mjx-container[display="true"], article table')) {
-    const room = el.parentElement.clientWidth, need = el.scrollWidth;
+    // centred display math overflows on both sides: measure its content, not the scroll width
+    const math = el.querySelector(':scope > mjx-math');
+    const room = el.parentElement.clientWidth, need = math ? math.getBoundingClientRect().width : el.scrollWidth;
     if (room > 0 && need > room + 1) el.style.zoom = (room / need).toFixed(3);
   }
 }"""
@@ -102,7 +106,9 @@ def _serve(directory):
 
 def print_page(browser, url):
     """The PDF bytes of the page at ``url``, printed once its figures are drawn and its math typeset."""
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    # as wide as the printed column (A4 less the margins, in CSS pixels at SCALE), so that what is
+    # measured before printing is what is printed
+    page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1100})
     try:
         page.goto(url, wait_until="networkidle", timeout=120_000)
         page.wait_for_function(_READY, timeout=120_000)
