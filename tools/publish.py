@@ -118,7 +118,9 @@ def publish(src, out, base_url, pdf=None):
                     "file</a> (unzip it and open <code>index.html</code>).</p>")
             if pdf is not None:
                 pdf_href = "../" * rel.count("/") + PDF_NAME
-                link += f'<p class="dpnotes-offline">Print or read on paper: <a href="{pdf_href}">the book as a PDF</a>.</p>'
+                size = Path(pdf).stat().st_size / 1e6
+                link += (f'<p class="dpnotes-offline">Print or read on paper: <a href="{pdf_href}">the book as a PDF</a> '
+                         f"({size:.0f} MB).</p>")
             text = text.replace("</article>", link + "</article>", 1)
         page.write_text(text, encoding="utf-8")
         if rel not in UNLISTED and not rel.startswith("_"):
