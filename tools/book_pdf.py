@@ -124,7 +124,7 @@ def print_page(browser, url):
         page.close()
 
 
-def front_matter_html(title, rows):
+def front_matter_html(title, rows, version=""):
     """The title page and the table of contents; ``rows``: ``(part, title, first page)``."""
     lines, part_seen = [], object()
     for part, name, number in rows:
@@ -141,7 +141,8 @@ li{{display:flex;margin:1.6mm 0}} li .t{{flex:1;border-bottom:1px dotted #888;ma
 li.part{{font-weight:bold;margin-top:5mm}}</style></head><body>
 <section class="title"><h1>{html.escape(title)}</h1>
 <p>An interactive book on differential-privacy accounting, printed from its web site.</p>
-<p>The figures are printed at the slider values they show; the web site has them live.</p></section>
+<p>The figures are printed at the slider values they show; the web site has them live.</p>
+<p>dpnotes {html.escape(version)}</p></section>
 <h2>Contents</h2><ol>{"".join(lines)}</ol></body></html>"""
 
 
@@ -170,6 +171,9 @@ def build_pdf(html_dir, out, log=print):
     html_dir, out = Path(html_dir), Path(out)
     if not (html_dir / "index.html").exists():
         raise FileNotFoundError(f"{html_dir / 'index.html'} is missing: build the book first (make book)")
+    import dpnotes
+
+    version = dpnotes.__version__
     entries = toc_entries()
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     server, base = _serve(html_dir)
@@ -188,7 +192,7 @@ def build_pdf(html_dir, out, log=print):
                 try:
                     def front_pdf(first_pages):
                         rows = [(p, t, n) for (p, t, _), n in zip(chapters, first_pages)]
-                        front.set_content(front_matter_html(config["title"], rows))
+                        front.set_content(front_matter_html(config["title"], rows, version))
                         return PdfReader(io.BytesIO(front.pdf(**PAPER)))
                     n_front = len(front_pdf([0] * len(chapters)).pages)
                     starts, page = [], n_front + 1
