@@ -56,7 +56,7 @@ from .iteration import (
 from .learning import (
     breast_cancer_records, train_test_records, synthetic_classification, erm_squared, erm_logistic, erm_hinge, geometric_median, location_minimiser,
     minimiser_path, replace_one_sensitivity, logistic_losses, loss_threshold_attack_accuracy,
-    membership_accuracy_bound, dpsgd_logistic, dpsgd_epsilon_of, membership_experiment,
+    membership_accuracy_bound, dpsgd_logistic, dpsgd_epsilon_of, running_example_accuracy, membership_experiment,
 )
 from .lower_bounds import estimator_moments, fingerprinting_terms, fingerprinting_monte_carlo, fingerprinting_minimum
 from .joint_dp import (
@@ -74,7 +74,8 @@ from .pld import (
 # dpsgd: the accounting routes of DP-SGD
 from .dpsgd import (
     ROUTES, ROUTE3_ORDERS, route_applicable, steps_from_epochs, epochs_from_steps, rdp_route3, dpsgd_epsilon,
-    dpsgd_delta, dpsgd_epsilon_routes,
+    dpsgd_delta, dpsgd_epsilon_routes, SIGMA_ROUTES, dpsgd_sigma,
+    dpsgd_epsilon_replace_one,
 )
 # dpsgd_training: DP-SGD itself: clipping, noise, steps
 from .dpsgd_training import clip_rows, logistic_gradients, dp_sgd
@@ -82,7 +83,7 @@ from .dpsgd_training import clip_rows, logistic_gradients, dp_sgd
 from .published import (
     STEP_RULES, PublishedReproduction, published_numbers, published_sampling_rate, published_steps,
     reproduce_published, reproduce_published_work, reproduction_table, published_epsilon_by_method,
-    steps_reproducing_published, clt_noise_for_epsilon,
+    steps_reproducing_published, clt_noise_for_epsilon, strong_composition_epsilon_abadi,
 )
 
 __all__ = [
@@ -111,7 +112,7 @@ __all__ = [
     "rdp_noisy_sgd_all_iterates", "noisy_sgd_logistic_simulation", "breast_cancer_records", "train_test_records", "synthetic_classification", "erm_squared",
     "erm_logistic", "erm_hinge", "geometric_median", "location_minimiser", "minimiser_path",
     "replace_one_sensitivity", "logistic_losses", "loss_threshold_attack_accuracy", "membership_accuracy_bound",
-    "dpsgd_logistic", "dpsgd_epsilon_of", "membership_experiment", "estimator_moments", "fingerprinting_terms",
+    "dpsgd_logistic", "dpsgd_epsilon_of", "running_example_accuracy", "membership_experiment", "estimator_moments", "fingerprinting_terms",
     "fingerprinting_monte_carlo", "fingerprinting_minimum", "own_record_mechanism", "noisy_count_mechanism",
     "view_pmf", "privacy_profile", "joint_dp_epsilon", "full_output_epsilon", "NOISE_LAWS", "noise_logpdf",
     "shift_rdp", "shift_rdp_grid", "max_divergence", "crossover_order", "best_noise_law",
@@ -121,10 +122,10 @@ __all__ = [
     "discretise_loss_law", "gaussian_delta_exact", "dpsgd_composed_plds", "dpsgd_delta_pld",
     "dpsgd_epsilon_pld", "dpsgd_epsilon_bracket", "dpsgd_clt_mu", "dpsgd_grid_interval", "EpsilonBracket", "ROUTES",
     "ROUTE3_ORDERS", "route_applicable", "steps_from_epochs", "epochs_from_steps", "rdp_route3", "dpsgd_epsilon",
-    "dpsgd_delta", "dpsgd_epsilon_routes", "clip_rows", "logistic_gradients", "dp_sgd", "STEP_RULES",
+    "dpsgd_delta", "dpsgd_epsilon_routes", "SIGMA_ROUTES", "dpsgd_sigma", "dpsgd_epsilon_replace_one", "clip_rows", "logistic_gradients", "dp_sgd", "STEP_RULES",
     "PublishedReproduction", "published_numbers", "published_sampling_rate", "published_steps",
     "reproduce_published", "reproduce_published_work", "reproduction_table", "published_epsilon_by_method",
-    "steps_reproducing_published", "clt_noise_for_epsilon",
+    "steps_reproducing_published", "clt_noise_for_epsilon", "strong_composition_epsilon_abadi",
 ]
 
 __version__ = "0.1.0"

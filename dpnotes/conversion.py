@@ -95,7 +95,11 @@ def _warn_edge(orders, best, what):
 def legendre_transform(t, kappa, x):
     r"""Legendre transform of a function given on a grid: κ*(x) = max_i (x t_i − κ(t_i)).
 
-    .. math:: \kappa^*(x) = \sup_{t} \big(x t - \kappa(t)\big)
+    .. math:: \kappa^*(x) = \max_{i} \big(x t_i - \kappa(t_i)\big)
+
+    The supremum runs over the grid only: for the Chernoff bound δ ≤ exp(−κ*(ε)) the grid must hold
+    non-negative exponents only (t ≥ 0), as the orders' t = α − 1 > 0 do; over all real t the
+    transform would exceed the bound's exponent for ε below the mean of the privacy loss.
 
     Parameters
     ----------

@@ -65,3 +65,13 @@ def test_help_lists_the_commands():
 def test_outward_rounding_keeps_a_bound_on_its_side(value):
     assert _outward(value, 6, True) >= value >= _outward(value, 6, False)
     assert abs(_outward(value, 6, True) - value) <= 1e-5 * value
+
+
+def test_sigma_reaches_the_target_and_is_nearly_the_smallest():
+    out = _run("sigma", "--epsilon", "3", "--delta", "1e-5", "--q", "0.01", "--epochs", "20")
+    assert out.returncode == 0, out.stderr
+    sigma = float(re.search(rf"sigma = {NUMBER}", out.stdout).group(1))
+    steps = 2000  # ceil(20 / 0.01)
+    assert "T = 2000" in out.stdout
+    assert dpsgd_epsilon(0.01, sigma, steps, 1e-5) <= 3.0  # printed rounded up: still reaches the target
+    assert dpsgd_epsilon(0.01, sigma / 1.003, steps, 1e-5) > 3.0  # and within about 0.1 % of the smallest

@@ -70,6 +70,74 @@ def test_s0_07_s3_06_mironov_formula():
         assert epsilon_from_rdp(orders, rho, d, method="mironov") == pytest.approx(expected, rel=1e-14)
 
 
+def _coin_renyi(p, q, alpha):
+    """D_α of the coins Bernoulli(p) ‖ Bernoulli(q), straight from the definition (mpmath, 50 digits)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        p, q = mpmath.mpf(p), mpmath.mpf(q)
+        a = mpmath.mpf(alpha)
+        return float(mpmath.log(p**a * q ** (1 - a) + (1 - p) ** a * (1 - q) ** (1 - a)) / (a - 1))
+
+
+@pytest.mark.claim("S3-06")
+def test_s3_06_every_test_of_a_gaussian_pair_obeys_the_renyi_bound_of_its_decision():
+    # RDP's reading through tests: a test's decision is a post-processing, so its errors obey
+    # D_α(Bern(1 − α_I) ‖ Bern(β_II)) ≤ D_α(P ‖ Q); checked on the optimal tests of N(1, 1) vs N(0, 1), D_α = α/2
+    from dpnotes.tradeoff import tradeoff_gaussian
+
+    for alpha in (1.5, 2.0, 4.0, 8.0):
+        for a1 in (1e-4, 0.01, 0.05, 0.2, 0.5, 0.8, 0.99):
+            beta = float(tradeoff_gaussian(a1, 1.0))
+            assert _coin_renyi(1 - a1, beta, alpha) <= alpha / 2
+    # tests that rarely accept H0 come close to the bound at a large order: the reading is not vacuous
+    rare = [_coin_renyi(1 - a1, float(tradeoff_gaussian(a1, 1.0)), 8.0) for a1 in 1 - np.geomspace(1e-14, 0.5, 40)]
+    assert 3.5 < max(rare) <= 4.0
+
+
+@pytest.mark.claim("S3-06")
+def test_s3_06_tests_do_not_pin_down_the_renyi_divergence():
+    # (0.6, 0.3, 0.1) vs (0.2, 0.3, 0.5) at order 3: D_3 = ½ log(5.704) exceeds D_3 of every test's decision
+    # (the six non-trivial events; randomized tests mix them and the coin divergence is convex in the errors)
+    from itertools import product
+
+    from dpnotes.divergence import renyi_divergence
+
+    p, q = np.array([0.6, 0.3, 0.1]), np.array([0.2, 0.3, 0.5])
+    full = renyi_divergence(p, q, 3.0)
+    assert full == pytest.approx(0.5 * np.log(0.6**3 / 0.2**2 + 0.3**3 / 0.3**2 + 0.1**3 / 0.5**2), rel=1e-12)
+    coins = [_coin_renyi(p[e].sum(), q[e].sum(), 3.0) for e in map(np.array, product([False, True], repeat=3))
+             if 0 < e.sum() < 3]
+    assert max(coins) == pytest.approx(0.5 * np.log(5.5), rel=1e-12) and max(coins) < full - 0.018
+
+
+@pytest.mark.claim("S3-06")
+def test_s3_06_the_optimal_one_order_conversion_lies_between_the_exact_curve_and_the_improved_one():
+    # δ*_α(ε) = sup{p − e^ε q : D_α(Bern p ‖ Bern q) ≤ ρ}: the best δ from the RDP value at one order
+    # (Asoodeh et al. 2021). For the Gaussian (μ = 1, ρ = α/2) it must lie between the exact δ(ε) and the
+    # improved conversion, which lies below Mironov's.
+    from scipy.special import logsumexp
+
+    def coin_log(p, log_q, a):  # (α − 1) D_α of the coins, in log space
+        return logsumexp([a * np.log(p) + (1 - a) * log_q, a * np.log1p(-p) + (1 - a) * np.log1p(-np.exp(log_q))],
+                         axis=0)
+
+    for alpha, eps in ((4.0, 3.0), (8.0, 5.0)):
+        rho = alpha / 2
+        p = np.linspace(1e-4, 1 - 1e-9, 3001)
+        lo, hi = np.full_like(p, -745.0), np.log(p)  # D_α decreases in q on (0, p]: bisect for the smallest q
+        feasible_lo = coin_log(p, lo, alpha) <= (alpha - 1) * rho
+        for _ in range(80):
+            mid = (lo + hi) / 2
+            bad = coin_log(p, mid, alpha) > (alpha - 1) * rho
+            lo, hi = np.where(bad, mid, lo), np.where(bad, hi, mid)
+        q = np.where(feasible_lo, 0.0, np.exp(hi))
+        best = np.max(p - np.exp(eps) * q)
+        improved = delta_from_rdp([alpha], [rho], eps)
+        assert delta_gaussian(eps, 1.0) < best <= improved * (1 + 1e-9)
+        assert improved < delta_from_rdp([alpha], [rho], eps, method="mironov")
+
+
 @pytest.mark.claim("S0-07")
 def test_s0_07_pure_dp_is_infinite_order():
     # pure ε-DP ≡ (∞, ε)-RDP: ε is returned whatever δ; δ = 0 at ε

@@ -78,7 +78,7 @@ def test_answers_by_hand():
     assert EXERCISES["renyi-gaussian-order"].answer() == pytest.approx(0.375)
     assert EXERCISES["renyi-gaussian-sigma"].answer() == pytest.approx(2.2360679775)
     assert EXERCISES["renyi-laplace-order2"].answer() == pytest.approx(np.log(2 / 3 * np.exp(0.5) + np.exp(-1) / 3))
-    assert EXERCISES["renyi-rr-limit"].answer() == pytest.approx(np.log(9))
+    assert EXERCISES["renyi-rr-composition"].answer() == pytest.approx(10 * np.log(0.81 / 0.1 + 0.01 / 0.9))
     assert EXERCISES["composition-advanced-eps"].answer() == pytest.approx(0.25 + 0.05 * np.sqrt(400 * np.log(1e6)))
     assert EXERCISES["composition-crossover"].answer() == 29  # √T > √(2 log 1e5)/(2 − e^0.1) ≈ 5.3625
     assert EXERCISES["composition-laplace-tight"].answer() == pytest.approx(

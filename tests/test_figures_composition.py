@@ -26,15 +26,6 @@ def test_laplace_queries_tight_scale_spends_the_budget():
         assert eps == pytest.approx(params["epsilon"], rel=1e-9)
 
 
-def test_delta_prime_optimum_is_the_minimum():
-    for params, tr in _positions("composition-delta-prime"):
-        best = _by_prefix(tr, "optimal").y[0]
-        assert best <= np.min(_by_prefix(tr, "σ²(δ′)").y) * (1 + 1e-9)
-        assert best <= _by_prefix(tr, "δ′ = δ/2").y[0] * (1 + 1e-9)
-        if params["k"] >= 2:
-            assert _by_prefix(tr, "δ′ = δ/2").y[0] < _by_prefix(tr, "δ′ = δ₀").y[0]
-
-
 def test_conversion_gaussian_bounds_above_exact_and_chernoff_on_mironov():
     for params, tr in _positions("conversion-gaussian"):
         exact = _by_prefix(tr, "exact")
@@ -55,15 +46,6 @@ def test_conversion_order_marker_is_the_minimum_and_above_exact():
         assert np.all(_by_prefix(tr, "improved").y >= exact - 1e-9)
         assert marker <= np.min(claim21) + 1e-12
         assert marker >= exact - 1e-9
-
-
-def test_approximate_rdp_corrected_above_exact_printed_below_somewhere():
-    dips = 0
-    for params, tr in _positions("conversion-approx-rdp"):
-        exact = _by_prefix(tr, "exact").y
-        assert np.all(_by_prefix(tr, "δ̂, correct sign").y >= exact - 1e-9), params
-        dips += bool(np.any(_by_prefix(tr, "δ̂ with the sign flipped").y < exact - 1e-6))
-    assert dips > 0
 
 
 def test_four_deltas_agree_and_tail_bound_is_above():

@@ -81,3 +81,37 @@ def test_s4_11_scaling_figure_slopes():
     assert np.allclose(slope(claim24), 1.0, atol=1e-3)
     assert np.allclose(slope(exact), 2.0, atol=1e-3)
     np.testing.assert_allclose(exact.y[small], asym.y[small], rtol=0.01)
+
+
+def test_noise_figure_is_dpsgd_sigma_at_every_position():
+    """The calibration figure brackets each target on a grid of σ and bisects; at every slider position its
+    σ's are those of dpsgd_sigma (on the certified side, within 0.25 %), every target lies inside the grid (no clamped end), and the curves are
+    ordered: the moments accountant and δ = 10⁻⁷ need more noise than the improved RDP at δ = 10⁻⁵."""
+    from dpnotes.dpsgd import dpsgd_sigma, steps_from_epochs
+
+    fig = FIGURES["dpsgd-noise"]
+    for params in positions(fig):
+        mironov, small_delta, tight = fig.traces(**params)
+        steps = steps_from_epochs(params["epochs"], params["q"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", OrderGridWarning)
+            for tr, route, delta in [(tight, "rdp", 1e-5), (mironov, "rdp-mironov", 1e-5), (small_delta, "rdp", 1e-7)]:
+                assert np.all(np.isfinite(tr.y))
+                assert dpsgd_epsilon(params["q"], fd.NOISE_SIGMAS[0], steps, delta, route=route) > fd.TARGETS[-1]
+                assert dpsgd_epsilon(params["q"], fd.NOISE_SIGMAS[-1], steps, delta, route=route) < fd.TARGETS[0]
+                for i in (0, 24):  # the certified side, within 0.25 % of dpsgd_sigma's smallest σ
+                    ref = dpsgd_sigma(fd.TARGETS[i], delta, params["q"], steps, route=route, rtol=1e-5)
+                    assert ref / (1 + 1e-5) <= tr.y[i] <= ref * 1.0025, (params, route, i)
+        assert np.all(np.diff(tight.y) < 0)  # a larger ε needs less noise
+        assert np.all(mironov.y >= tight.y) and np.all(small_delta.y >= tight.y)
+
+
+def test_noise_figure_passes_through_the_running_run():
+    """At q = 0.1 and 30 epochs (300 steps) the book's run, σ = 2, sits on the curve: ε(2) ≈ 4.56."""
+    from dpnotes.learning.data import RUNNING_RUN
+
+    run = RUNNING_RUN
+    eps = dpsgd_epsilon(run["q"], run["sigma"], run["steps"], run["delta"])
+    _, _, tight = FIGURES["dpsgd-noise"].traces(q=run["q"], epochs=run["q"] * run["steps"])
+    sigma_at_eps = np.exp(np.interp(np.log(eps), np.log(tight.x), np.log(tight.y)))
+    assert sigma_at_eps == pytest.approx(run["sigma"], rel=1e-2)

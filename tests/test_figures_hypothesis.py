@@ -1,7 +1,7 @@
 """Figures of the hypothesis-testing chapter, against independent computations.
 
-The moment-difference figure (S2-03) draws E[X] − E[Y] for a clipped, rounded Gaussian release and
-the bound (e^ε − 1)E|Y| + 2δ(ε)B; these tests recompute the release's law by quadrature, check
+The moment-difference figure (S2-03) draws E[Y] − E[Y′] for a clipped, rounded Gaussian release and
+the bound (e^ε − 1)E|Y′| + 2δ(ε)B; these tests recompute the release's law by quadrature, check
 δ(ε) against the Gaussian it post-processes, and check the bound against the exact gap at every
 slider position.
 
@@ -41,11 +41,11 @@ def test_s2_03_figure_bound_above_exact_gap_at_every_position():
         bound, gap = _y(tr, "bound"), _y(tr, "exact")[0]
         assert np.all(bound >= gap - 1e-12), params
         # the two terms add up to the bound, and the marker is its minimum on the grid
-        np.testing.assert_allclose(_y(tr, "(e<sup>ε</sup> − 1)E|Y|") + _y(tr, "2δ(ε)B"), bound, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(_y(tr, "(e<sup>ε</sup> − 1)E|Y′|") + _y(tr, "2δ(ε)B"), bound, rtol=1e-12, atol=1e-15)
         assert _y(tr, "best ε")[0] == pytest.approx(bound.min(), rel=1e-12)
-        # the gap of a pair on [−B, B] is at most 2B; the (e^ε − 1)E|Y| term is increasing in ε
+        # the gap of a pair on [−B, B] is at most 2B; the (e^ε − 1)E|Y′| term is increasing in ε
         assert 0 < gap <= 2 * params["bound"]
-        assert np.all(np.diff(_y(tr, "(e<sup>ε</sup> − 1)E|Y|")) >= 0)
+        assert np.all(np.diff(_y(tr, "(e<sup>ε</sup> − 1)E|Y′|")) >= 0)
         assert eps[0] == 0.0
 
 
@@ -60,7 +60,7 @@ def test_s2_03_figure_release_law_by_quadrature(sigma, bound):
     tr = {t.name: t for t in FIGURES[KEY].traces(sigma=sigma, bound=bound)}
     assert _y(tr, "exact")[0] == pytest.approx(ex - ey, abs=1e-10)
     eps = fighyp.MOMENT_EPSILONS
-    np.testing.assert_allclose(_y(tr, "(e<sup>ε</sup> − 1)E|Y|"), np.expm1(eps) * abs_y, rtol=1e-9, atol=1e-14)
+    np.testing.assert_allclose(_y(tr, "(e<sup>ε</sup> − 1)E|Y′|"), np.expm1(eps) * abs_y, rtol=1e-9, atol=1e-14)
 
 
 @pytest.mark.claim("S2-03")

@@ -219,3 +219,47 @@ def test_learning_input_validation():
         erm_hinge([[1.0]], [1.0], reg=0.0)
     with pytest.raises(ValueError, match="rows"):
         erm_squared([[1.0], [2.0]], [1.0])
+
+
+def test_running_example_accuracy_against_a_loop_written_here():
+    """Each accuracy is that of DP-SGD written out here (Poisson batch, logistic gradients, clipping at C,
+    noise N(0, σ²C²), step η·s/(qn)) with the same random stream; ε is the RDP accountant's; the baseline
+    is gradient descent on the mean loss."""
+    from dpnotes.dpsgd import dpsgd_epsilon
+    from dpnotes.learning import running_example_accuracy, train_test_records
+    from dpnotes.learning.data import RUNNING_RUN as run
+
+    steps = 40
+    rows = running_example_accuracy([1.0, 4.0], n_seeds=2, steps=steps)
+    xtr, ytr, xte, yte = train_test_records(seed=0)
+    n, d = xtr.shape
+
+    def acc(theta):
+        return np.mean(np.sign(xte @ theta) == yte)
+
+    theta = np.zeros(d)
+    for _ in range(steps):
+        theta = theta - run["lr"] * np.mean(-(ytr * expit(-ytr * (xtr @ theta)))[:, None] * xtr, axis=0)
+    assert rows[0]["sigma"] == 0 and rows[0]["mean"] == acc(theta) and rows[0]["epsilon"] == np.inf
+    for row in rows[1:]:
+        assert row["epsilon"] == dpsgd_epsilon(run["q"], row["sigma"], steps, run["delta"])
+        for seed in range(2):
+            rng = np.random.default_rng(seed)
+            theta = np.zeros(d)
+            for _ in range(steps):
+                keep = rng.random(n) < run["q"]
+                g = -(ytr[keep] * expit(-ytr[keep] * (xtr[keep] @ theta)))[:, None] * xtr[keep]
+                g = g * np.minimum(1.0, run["clip"] / np.maximum(np.linalg.norm(g, axis=1), 1e-300))[:, None]
+                s = g.sum(axis=0) + rng.normal(0.0, row["sigma"] * run["clip"], size=d)
+                theta = theta - run["lr"] * s / (run["q"] * n)
+            assert row["accuracy"][seed] == acc(theta)
+        assert row["mean"] == pytest.approx(np.mean(row["accuracy"]))
+        assert row["std"] == pytest.approx(np.std(row["accuracy"], ddof=1))
+
+
+@pytest.mark.parametrize("kwargs", [{"sigmas": [0.0]}, {"sigmas": [1.0], "n_seeds": 1}, {"sigmas": [1.0], "steps": 0}])
+def test_running_example_accuracy_rejects_bad_input(kwargs):
+    from dpnotes.learning import running_example_accuracy
+
+    with pytest.raises(ValueError, match="sigmas|n_seeds|steps"):
+        running_example_accuracy(**kwargs)

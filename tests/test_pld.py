@@ -409,6 +409,27 @@ def test_against_dp_accounting_slow(q, sigma, T, delta):
     _compare(q, sigma, T, delta)
 
 
+def test_running_run_exact_epsilon_against_dp_accounting():
+    """The book's DP-SGD run (chapter 7's worked example): dp-accounting's PLD accountant, on a grid ten times
+    finer than its default, lands inside our certified bracket, and both RDP accountants (ours, exact
+    fractional orders; dp-accounting's, on its integer-and-half grid) report more than the bracket's upper end."""
+    from dp_accounting import dp_event
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    from dpnotes.dpsgd import dpsgd_epsilon
+    from dpnotes.learning.data import RUNNING_RUN
+
+    q, sigma, T, delta = (RUNNING_RUN[k] for k in ("q", "sigma", "steps", "delta"))
+    lo, up = dpsgd_epsilon_bracket(q, sigma, T, delta)
+    assert up - lo <= 1e-3 * up
+    assert lo <= dp_accounting_epsilon(q, sigma, T, delta, interval=1e-5) <= up
+    acc = rdp_privacy_accountant.RdpAccountant()
+    acc.compose(dp_event.SelfComposedDpEvent(dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(sigma)), T))
+    ours = dpsgd_epsilon(q, sigma, T, delta, route="rdp")
+    assert ours == pytest.approx(acc.get_epsilon(delta), rel=1e-3) and ours <= acc.get_epsilon(delta) + 1e-9
+    assert ours > 1.05 * up
+
+
 # ----------------------------------------------------------------------------- bad input and bounded work
 
 

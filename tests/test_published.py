@@ -403,3 +403,27 @@ def test_bad_step_rule_arguments():
         published_steps({"q": 0.01}, "ceil_epochs_n_over_b")
     with pytest.raises(ValueError, match="q must be"):
         published_sampling_rate({"q": 0.0})
+
+
+def test_abadi_strong_composition_numbers_reconstructed():
+    """Abadi et al.'s 9.34 (100 epochs) and 24.22 (400 epochs) by their strong-composition recipe, evaluated
+    here in 30-digit arithmetic from the formulas (classical Gaussian, qε₀, √(2T log 1/δ')ε̃ + Tε̃²)."""
+    import mpmath as mp
+
+    from dpnotes.dpsgd import dpsgd_epsilon
+    from dpnotes.published import strong_composition_epsilon_abadi
+
+    def reference(steps, share):
+        with mp.workdps(30):
+            q, sigma, delta = mp.mpf("0.01"), mp.mpf(4), mp.mpf("1e-5")
+            d0 = (1 - share) * delta / (steps * q)
+            e = q * mp.sqrt(2 * mp.log(mp.mpf("1.25") / d0)) / sigma
+            return float(e * mp.sqrt(2 * steps * mp.log(1 / (share * delta))) + steps * e ** 2)
+
+    for steps, share, printed in [(10_000, 0.5, 9.34), (40_000, 0.52, 24.22)]:
+        ours = strong_composition_epsilon_abadi(0.01, 4.0, steps, 1e-5, slack_share=share)
+        assert ours == pytest.approx(reference(steps, mp.mpf(share)), rel=1e-12)
+        assert round(ours, 2) == printed
+    assert round(strong_composition_epsilon_abadi(0.01, 4.0, 40_000, 1e-5), 2) == 24.21
+    # not a valid bound: the valid route 1 (exact ε₀, amplification log(1 + q(e^ε₀ − 1)), zCDP form) is larger
+    assert dpsgd_epsilon(0.01, 4.0, 10_000, 1e-5, route="route1") > 1.5 * 9.34

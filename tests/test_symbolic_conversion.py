@@ -52,10 +52,10 @@ def test_s4_08_sigma_threshold():
 @pytest.mark.claim("S4-07")
 def test_s4_07_legendre_scaling():
     steps = dict(derive_legendre_scaling())
-    assert steps["(Tκ)∗(x) − Tκ∗(x/T)"] == 0
+    assert steps["(Tκ)∗(z) − Tκ∗(z/T)"] == 0
     # numeric Legendre transform on a fine grid agrees with the symbolic κ*
-    ks = steps["κ*(x) = sup_t (xt − κ(t))"]
-    x = sp.Symbol("x", positive=True)
+    ks = steps["κ*(z) = sup_{λ ≥ 0} (zλ − κ(λ)), for z at least the mean of the loss"]
+    x = sp.Symbol("z", positive=True)
     t = np.linspace(0, 200, 2_000_001)
     for s_, x_ in [(1.0, 3.0), (2.0, 1.5)]:
         num = legendre_transform(t, t * (t + 1) / (2 * s_**2), x_)

@@ -13,7 +13,7 @@ from dpnotes.symbolic.gaussian import derive_rdp_gaussian
 def test_s4_02_derivation_matches_closed_form():
     steps = derive_rdp_gaussian()
     result = steps[-1][1]
-    alpha, sigma, delta = sp.symbols("alpha sigma Delta", positive=True)
+    alpha, sigma, delta = sp.symbols("alpha sigma a", positive=True)
     fn = sp.lambdify((alpha, sigma, delta), result)
     for a, s, d in [(2.0, 1.0, 1.0), (7.3, 0.6, 1.7), (1.2, 4.0, 0.3)]:
         numeric = renyi_divergence(stats.norm(d, s), stats.norm(0, s), a)

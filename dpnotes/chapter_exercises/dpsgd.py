@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 from ..conversion import OrderGridWarning
-from ..dpsgd import dpsgd_epsilon, steps_from_epochs
+from ..dpsgd import dpsgd_epsilon, dpsgd_sigma, steps_from_epochs
 from ..exercise_kinds import Code, Explore, Numeric, Slip, Symbolic, figure_value
 
 CHAPTER = "06-dpsgd"
@@ -18,6 +18,12 @@ def _quiet(*args, **kwargs):
         warnings.simplefilter("ignore", OrderGridWarning)
         return dpsgd_epsilon(*args, **kwargs)
 
+
+
+def _sigma(*args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OrderGridWarning)
+        return dpsgd_sigma(*args, rtol=1e-6, **kwargs)
 
 
 def _random_gradients(rng):
@@ -64,6 +70,24 @@ EXERCISES = [
             Slip("epochs-as-steps", "T counts steps, not epochs.", lambda: _quiet(0.01, 2.0, 10, 1e-5, route="rdp")),
             Slip("no-subsampling", "that ignores the subsampling (q = 1).",
                  lambda: _quiet(1.0, 2.0, 1000, 1e-5, route="rdp")),
+        ],
+    ),
+    Numeric(
+        key="dpsgd-choose-sigma", chapter=CHAPTER, stars=2,
+        answer=lambda: _sigma(2.0, 1e-6, 250 / 50000, epochs=20),
+        hint="The sampling rate is the batch over the data set size; count the steps from the epochs, then "
+             "call dpsgd_sigma with the target ε and δ.",
+        rtol=2e-3,
+        slips=[
+            Slip("epochs-as-steps", "T counts steps, not epochs: 20 epochs at this rate are many more steps.",
+                 lambda: _sigma(2.0, 1e-6, 250 / 50000, steps=20)),
+            Slip("mironov-accountant", "that is the noise the moments accountant (Mironov's conversion) asks "
+                                       "for; the question asks for the improved conversion.",
+                 lambda: _sigma(2.0, 1e-6, 250 / 50000, epochs=20, route="rdp-mironov")),
+            Slip("delta-1e-5", "δ is 10⁻⁶ here (below 1/n for n = 50 000), not 10⁻⁵.",
+                 lambda: _sigma(2.0, 1e-5, 250 / 50000, epochs=20)),
+            Slip("no-subsampling", "that ignores the subsampling (q = 1).",
+                 lambda: _sigma(2.0, 1e-6, 1.0, steps=steps_from_epochs(20, 250 / 50000))),
         ],
     ),
     Symbolic(

@@ -111,14 +111,14 @@ EXERCISES = [
     ),
     Explore(
         key="foundations-gaussian-loss-end", chapter=CHAPTER, stars=1,
-        figure="foundations-privacy-loss", sliders={"sigma": 0.6},
-        answer=lambda: figure_value("foundations-privacy-loss", {"sigma": 0.6}, "Gaussian noise"),
+        figure="foundations-privacy-loss", sliders={"sigma": 1.25},
+        answer=lambda: figure_value("foundations-privacy-loss", {"sigma": 1.25}, "Gaussian noise"),
         hint="Move the σ slider as asked and read the Gaussian curve at the right end of the plot.",
         slips=[
             Slip("default-sigma", "σ is still at its default; move the slider as asked.",
                  lambda: figure_value("foundations-privacy-loss", {"sigma": 1.0}, "Gaussian noise")),
             Slip("laplace-curve", "that is the Laplace curve; the question asks about Gaussian noise.",
-                 lambda: figure_value("foundations-privacy-loss", {"sigma": 0.6}, "Laplace noise")),
+                 lambda: figure_value("foundations-privacy-loss", {"sigma": 1.25}, "Laplace noise")),
         ],
     ),
 ]

@@ -50,7 +50,7 @@ EXERCISES = [
     Numeric(
         key="hypothesis-moment", chapter=CHAPTER, stars=2,
         answer=lambda: moment_difference_bound(0.1, 1e-3, 2.0, 10.0),
-        hint="Plug the numbers into the bound of this chapter; the bound B on |X| is 10.",
+        hint="Plug the numbers into the bound of this chapter; the bound B on |Y| is 10.",
         slips=[
             Slip("missing-delta-term", "the δ term of the bound is missing.", lambda: np.expm1(0.1) * 2.0),
             Slip("missing-two", "the factor 2 in the δ term is missing.", lambda: np.expm1(0.1) * 2.0 + 1e-3 * 10),

@@ -11,10 +11,8 @@ import warnings
 import numpy as np
 
 from ..composition import (
-    delta_prime_minimising_variance,
     epsilon_advanced_composition,
     epsilon_delta_basic_composition,
-    gaussian_variance_advanced_composition,
     laplace_scale_for_queries,
     rdp_composition,
 )
@@ -59,23 +57,6 @@ def laplace_scale_traces(epsilon, delta):
             for name, r, d in rules]
 
 
-_DELTA = 1e-5
-_FRACTIONS = np.geomspace(1e-4, 0.99, 60)  # δ'/δ
-
-
-def delta_prime_traces(k, epsilon):
-    """Per-query variance σ² against the split δ'/δ (the linear rule of S3-04, classical calibration)."""
-    var = np.array([gaussian_variance_advanced_composition(k, epsilon, _DELTA, f * _DELTA) for f in _FRACTIONS])
-    half = gaussian_variance_advanced_composition(k, epsilon, _DELTA, _DELTA / 2)
-    alt = gaussian_variance_advanced_composition(k, epsilon, _DELTA, _DELTA / (k + 1))
-    best_dp, best = delta_prime_minimising_variance(k, epsilon, _DELTA)
-    return [
-        Trace("σ²(δ′), δ₀ = (δ − δ′)/T", _FRACTIONS, var),
-        Trace("δ′ = δ/2", np.array([0.5]), np.array([half]), mode="markers"),
-        Trace("δ′ = δ₀ = δ/(T+1)", np.array([1.0 / (k + 1)]), np.array([alt]), mode="markers"),
-        Trace("optimal δ′", np.array([best_dp / _DELTA]), np.array([best]), mode="markers", color="black"),
-    ]
-
 
 PURE = Figure(
     key="composition-pure",
@@ -110,20 +91,4 @@ LAPLACE_QUERIES = Figure(
             "the tight one from about T = 2 log(1/δ).",
 )
 
-DELTA_PRIME = Figure(
-    key="composition-delta-prime",
-    claims=("S3-03", "S3-04"),
-    title="Gaussian queries under advanced composition: the design parameter δ′ (δ = 10⁻⁵)",
-    compute=delta_prime_traces,
-    sliders=[
-        Slider("k", "T (queries)", (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0), 10.0,
-               log=True, fmt=".0f"),
-        Slider("epsilon", "ε (total)", (0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0), 1.0, log=True),
-    ],
-    x_label="δ′/δ (log scale)",
-    y_label="noise variance σ² per query (log scale)",
-    x_log=True,
-    y_log=True,
-)
-
-FIGURES = {f.key: f for f in (PURE, LAPLACE_QUERIES, DELTA_PRIME)}
+FIGURES = {f.key: f for f in (PURE, LAPLACE_QUERIES)}

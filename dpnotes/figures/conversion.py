@@ -14,25 +14,15 @@ from ..composition import gaussian_sigma_exact
 from ..conversion import delta_from_rdp, epsilon_from_rdp, epsilon_from_zcdp
 from ..orders import DEFAULT_ORDERS
 from ..privacy_loss import delta_gaussian, epsilon_gaussian
-from ..properties import approximate_rdp_delta_hat
 from ..rdp import rdp_gaussian
 from ..widgets import Figure, Slider, Trace
 
-__all__ = ["FIGURES", "FLIPPED_SIGN"]
-
-# approximate_rdp_delta_hat's name for the exponent with its sign flipped, as printed in the notes "Privacy" (S2-07)
-FLIPPED_SIGN = "seed"
+__all__ = ["FIGURES"]
 
 DELTAS = np.geomspace(1e-12, 1e-2, 50)
 _MARK_DELTAS = DELTAS[::7]
 ORDERS = np.geomspace(1.01, 300.0, 80)
-EPS_HAT = np.linspace(0.0, 4.0, 61)
 THRESHOLD_EPSILONS = np.geomspace(0.1, 10.0, 41)
-
-
-def _log10(x):
-    """log₁₀, with values below 1e-300 (underflowed to 0, far below the plotted range) shown at −300."""
-    return np.log10(np.maximum(x, 1e-300))
 
 
 def epsilon_traces(sigma):
@@ -66,18 +56,6 @@ def order_traces(sigma, epsilon):
         Trace("improved conversion at order α", ORDERS, np.log10(improved)),
         Trace("α* = ½ + εσ²", np.array([lam]), np.log10(np.array([at_lam])), mode="markers", color="black"),
         Trace("exact δ(ε)", ends, np.full(2, np.log10(exact)), dash="dot", color="black"),
-    ]
-
-
-def approximate_rdp_traces(order, mu):
-    """δ̂(ε̂) from (α, αμ²/2)-RDP of the Gaussian: corrected and flipped signs, against the exact δ(ε̂)."""
-    eps = float(rdp_gaussian(order, 1.0 / mu))
-    return [
-        Trace("δ̂, correct sign: e<sup>−(α−1)(ε̂−ε)</sup>(1−1/α)<sup>α−1</sup>/α", EPS_HAT,
-              _log10(approximate_rdp_delta_hat(order, eps, EPS_HAT))),
-        Trace("δ̂ with the sign flipped: e<sup>+(α−1)(ε̂−ε)</sup>…", EPS_HAT,
-              _log10(approximate_rdp_delta_hat(order, eps, EPS_HAT, sign=FLIPPED_SIGN)), dash="dash"),
-        Trace("exact δ(ε̂) of the Gaussian", EPS_HAT, _log10(delta_gaussian(EPS_HAT, mu)), color="black"),
     ]
 
 
@@ -147,21 +125,6 @@ ORDER = Figure(
     y_range=(-25.0, 0.5),
 )
 
-APPROXIMATE = Figure(
-    key="conversion-approx-rdp",
-    claims=("S2-07",),
-    title="Approximate RDP conversion: the sign of the exponent",
-    compute=approximate_rdp_traces,
-    sliders=[
-        Slider("order", "α (order)", (1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0), 2.0, log=True),
-        Slider("mu", "μ = Δ/σ", (0.25, 0.5, 0.75, 1.0, 1.25, 1.5), 1.0),
-    ],
-    x_label="ε̂",
-    y_label="log<sub>10</sub> δ̂",
-    y_range=(-12.0, 0.3),
-    caption="The bound with the correct sign stays above the exact curve; with the sign flipped it dips below it where ε̂ < ε.",
-)
-
 SIGMA_THRESHOLD = Figure(
     key="conversion-sigma-threshold",
     claims=("S4-08",),
@@ -182,4 +145,4 @@ SIGMA_THRESHOLD = Figure(
             "grow like √T, so T moves the curves but not their ratios.",
 )
 
-FIGURES = {f.key: f for f in (EPSILON, ORDER, SIGMA_THRESHOLD, APPROXIMATE)}
+FIGURES = {f.key: f for f in (EPSILON, ORDER, SIGMA_THRESHOLD)}

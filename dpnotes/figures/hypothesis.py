@@ -104,11 +104,11 @@ def discretised_gaussian_pair(sigma=1.0, sensitivity=1.0, edges=EDGES):
 
 
 def clipped_gaussian_release(sigma, bound, bins=RELEASE_BINS):
-    """Output values and pmfs of a bounded release: query 1 (X) or 0 (Y) plus N(0, σ²), clipped to [−B, B], rounded.
+    """Output values and pmfs of a bounded release: query 1 (Y) or 0 (Y′) plus N(0, σ²), clipped to [−B, B], rounded.
 
     The output is the centre of the bin of [−B, B] (``bins`` equal bins) holding the noisy answer; answers below
-    −B or above B go to the end bins. A post-processing of the Gaussian mechanism, so (X, Y) is (ε, δ)-close for
-    the Gaussian's δ(ε) at every ε, and the pair's own δ(ε) is smaller still. Returns ``(values, p_x, p_y)``.
+    −B or above B go to the end bins. A post-processing of the Gaussian mechanism, so (Y, Y′) is (ε, δ)-close for
+    the Gaussian's δ(ε) at every ε, and the pair's own δ(ε) is smaller still. Returns ``(values, p, q)``, the pmfs of Y and Y′.
     """
     edges = np.linspace(-bound, bound, bins + 1)
     p, q = discretised_gaussian_pair(sigma, 1.0, edges)
@@ -116,7 +116,7 @@ def clipped_gaussian_release(sigma, bound, bins=RELEASE_BINS):
 
 
 def moment_bound_traces(sigma, bound):
-    """E[X] − E[Y] of the bounded Gaussian release against (e^ε − 1)E|Y| + 2δ(ε)B, δ(ε) the pair's exact δ."""
+    """E[Y] − E[Y′] of the bounded Gaussian release against (e^ε − 1)E|Y′| + 2δ(ε)B, δ(ε) the pair's exact δ."""
     values, p, q = clipped_gaussian_release(sigma, bound)
     gap = float(values @ p - values @ q)
     mean_abs_y = float(np.abs(values) @ q)
@@ -127,11 +127,11 @@ def moment_bound_traces(sigma, bound):
     j = int(np.argmin(total))
     ends = MOMENT_EPSILONS[[0, -1]]
     return [
-        Trace("bound (e<sup>ε</sup> − 1)E|Y| + 2δ(ε)B", MOMENT_EPSILONS, total),
-        Trace("(e<sup>ε</sup> − 1)E|Y|", MOMENT_EPSILONS, np.expm1(MOMENT_EPSILONS) * mean_abs_y, dash="dot"),
+        Trace("bound (e<sup>ε</sup> − 1)E|Y′| + 2δ(ε)B", MOMENT_EPSILONS, total),
+        Trace("(e<sup>ε</sup> − 1)E|Y′|", MOMENT_EPSILONS, np.expm1(MOMENT_EPSILONS) * mean_abs_y, dash="dot"),
         Trace("2δ(ε)B", MOMENT_EPSILONS, 2.0 * delta * bound, dash="dash"),
         Trace("best ε on the grid", MOMENT_EPSILONS[[j]], total[[j]], mode="markers", color="black"),
-        Trace("exact E[X] − E[Y]", ends, np.full(2, gap), color="black"),
+        Trace("exact E[Y] − E[Y′]", ends, np.full(2, gap), color="black"),
     ]
 
 
@@ -205,7 +205,7 @@ MOMENT_BOUND = Figure(
     x_label="ε (the pair is (ε, δ(ε))-close for every ε)",
     y_label="difference of expectations",
     y_range=(0.0, 3.0),
-    caption="X and Y are the release on two neighbouring data sets (query 1 and 0, noise N(0, σ²), clipped to "
+    caption="Y and Y′ are the release on two neighbouring data sets (query 1 and 0, noise N(0, σ²), clipped to "
             "[−B, B] and rounded to the centres of 40 bins). δ(ε) is the pair's exact smallest δ, both ways, from "
             "the hockey-stick divergence of the two pmfs. Every ε gives a valid bound; curves above 3 leave the plot.",
 )

@@ -22,7 +22,7 @@ def _limits(kl, dmax):
 def gaussian_traces(sigma, sensitivity):
     d = rdp_gaussian(ORDERS, sigma, sensitivity)
     return [
-        Trace("D<sub>α</sub>(N(Δ,σ²) ‖ N(0,σ²)) = αΔ²/(2σ²)", ORDERS, d),
+        Trace("D<sub>α</sub>(N(a,σ²) ‖ N(0,σ²)) = αa²/(2σ²)", ORDERS, d),
         *_limits(rdp_gaussian(1.0, sigma, sensitivity), None),
     ]
 
@@ -39,7 +39,7 @@ def rr_traces(p):
     return [
         Trace("D<sub>α</sub>(RR), closed form", ORDERS, rdp_randomized_response(ORDERS, p)),
         *_limits(rdp_randomized_response(1.0, p), rdp_randomized_response(np.inf, p)),
-        Trace("direct sum Σ<sub>x</sub> P(x)<sup>α</sup> Q(x)<sup>1−α</sup> (check)", _CHECK_ORDERS,
+        Trace("direct sum Σ<sub>y</sub> P(y)<sup>α</sup> Q(y)<sup>1−α</sup> (check)", _CHECK_ORDERS,
               renyi_divergence(pmf_p, pmf_q, _CHECK_ORDERS), mode="markers"),
     ]
 
@@ -47,17 +47,17 @@ def rr_traces(p):
 GAUSSIAN = Figure(
     key="renyi-gaussian",
     claims=("S0-02", "S0-04", "S2-05", "S2-06", "S4-02"),
-    title="Gaussian mechanism: D<sub>α</sub> grows linearly in α",
+    title="Two Gaussians: D<sub>α</sub> grows linearly in α",
     compute=gaussian_traces,
     sliders=[
-        Slider.logspace("sigma", "σ (noise)", 0.3, 10.0, 25, 1.0),
-        Slider.linear("sensitivity", "Δ (sensitivity)", 0.25, 2.0, 0.25, 1.0),
+        Slider.logspace("sigma", "σ (standard deviation; the noise multiplier if Δ₂ = 1)", 0.3, 10.0, 25, 1.0),
+        Slider.linear("sensitivity", "a (shift of the mean)", 0.25, 2.0, 0.25, 1.0),
     ],
     x_label="order α (log scale)",
     y_label="D<sub>α</sub> (nats)",
     x_log=True,
     y_log=True,
-    caption="The KL limit is Δ²/(2σ²); the max divergence is infinite (the loss is unbounded).",
+    caption="The KL limit is a²/(2σ²); the max divergence is infinite (the loss is unbounded).",
 )
 
 LAPLACE = Figure(

@@ -28,7 +28,7 @@ The package, stage by stage (each module's docstring says more):
 from .data import breast_cancer_records, train_test_records
 from .erm import erm_hinge, erm_logistic, erm_squared, geometric_median, synthetic_classification
 from .minimiser import location_minimiser, minimiser_path, replace_one_sensitivity
-from .dpsgd import dpsgd_epsilon_of, dpsgd_logistic
+from .dpsgd import dpsgd_epsilon_of, dpsgd_logistic, running_example_accuracy
 from .membership import (
     logistic_losses,
     loss_threshold_attack_accuracy,
@@ -52,5 +52,6 @@ __all__ = [
     "membership_accuracy_bound",
     "dpsgd_logistic",
     "dpsgd_epsilon_of",
+    "running_example_accuracy",
     "membership_experiment",
 ]

@@ -37,7 +37,8 @@ The modules, by what they hold:
 """
 
 from .data import STEP_RULES, published_numbers, published_sampling_rate, published_steps
-from .diagnostics import clt_noise_for_epsilon, published_epsilon_by_method, steps_reproducing_published
+from .diagnostics import (clt_noise_for_epsilon, published_epsilon_by_method, steps_reproducing_published,
+                          strong_composition_epsilon_abadi)
 from .reproduce import PublishedReproduction, reproduce_published, reproduce_published_work, reproduction_table
 
 __all__ = [
@@ -52,4 +53,5 @@ __all__ = [
     "published_epsilon_by_method",
     "steps_reproducing_published",
     "clt_noise_for_epsilon",
+    "strong_composition_epsilon_abadi",
 ]

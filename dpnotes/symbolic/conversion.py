@@ -132,22 +132,22 @@ def derive_legendre_scaling():
     >>> derive_legendre_scaling()[-1][1]
     0
     """
-    t, x = sp.symbols("t x", positive=True)
+    t, x = sp.symbols("lambda z", positive=True)  # the book's λ (argument of κ) and z (a privacy loss)
     kappa = t * (t + 1) / (2 * sigma**2)
-    steps = [("Gaussian cumulant κ(t) = t·ε(t+1)", kappa)]
+    steps = [("Gaussian cumulant κ(λ) = λ·ε(λ+1)", kappa)]
 
     def legendre(f):
         tt = sp.solve(sp.Eq(sp.diff(x * t - f, t), 0), t)[0]
         return sp.simplify((x * t - f).subs(t, tt))
 
     ks = legendre(kappa)
-    steps.append(("κ*(x) = sup_t (xt − κ(t))", sp.factor(ks)))
+    steps.append(("κ*(z) = sup_{λ ≥ 0} (zλ − κ(λ)), for z at least the mean of the loss", sp.factor(ks)))
     kks = legendre(k * kappa)
-    steps.append(("(Tκ)*(x)", sp.factor(kks)))
+    steps.append(("(Tκ)*(z)", sp.factor(kks)))
     scaled = k * ks.subs(x, x / k)
-    steps.append(("T κ*(x/T)", sp.factor(scaled)))
+    steps.append(("T κ*(z/T)", sp.factor(scaled)))
     steps.append(("exp(−(Tκ)*(ε)) = δ of T composed Gaussians", sp.simplify(sp.exp(-kks.subs(x, eps)))))
-    steps.append(("(Tκ)∗(x) − Tκ∗(x/T)", sp.simplify(kks - scaled)))
+    steps.append(("(Tκ)∗(z) − Tκ∗(z/T)", sp.simplify(kks - scaled)))
     return steps
 
 

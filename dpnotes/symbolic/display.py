@@ -5,23 +5,36 @@ import sympy as sp
 __all__ = ["steps_markdown", "latex"]
 
 
+#: sympy names printed in the book's notation (sympy's ``\epsilon`` is the lunate ϵ; the book writes ε)
+BOOK_NAMES = {"epsilon": r"\varepsilon", "L_delta": r"\log(1/\delta)"}
+
+
 def latex(expr):
-    r"""LaTeX of a sympy expression in the book's symbols: a symbol named ``delta'`` prints as δ′.
+    r"""LaTeX of a sympy expression in the book's symbols: ``delta'`` prints as δ′, ``epsilon`` as ε.
 
     sympy prints a symbol's name verbatim when it is not a Greek letter followed by
     subscripts, so ``Symbol("delta'")`` would show as the word ``delta'``; here a trailing
-    prime is split off, the base printed as sympy prints it, and the prime put back.
+    prime is split off, the base printed as sympy prints it, and the prime put back. Names in
+    :data:`BOOK_NAMES` (and their subscripted forms, ``epsilon_0``) print as the book writes them.
 
     Examples
     --------
     >>> latex(sp.log(1 / sp.Symbol("delta'")))
     "\\log{\\left(\\frac{1}{\\delta'} \\right)}"
+    >>> latex(sp.Symbol("epsilon_0") ** 2)
+    '\\varepsilon_{0}^{2}'
     """
     names = {}
     for sym in sp.sympify(expr).free_symbols:
         base = sym.name.rstrip("'")
-        if base != sym.name and base:
-            names[sym] = sp.latex(sp.Symbol(base)) + "'" * (len(sym.name) - len(base))
+        primes = "'" * (len(sym.name) - len(base))
+        head, _, sub = base.partition("_")
+        if base in BOOK_NAMES:
+            names[sym] = BOOK_NAMES[base] + primes
+        elif head in BOOK_NAMES and sub:
+            names[sym] = f"{BOOK_NAMES[head]}_{{{sub}}}" + primes
+        elif primes and base:
+            names[sym] = sp.latex(sp.Symbol(base)) + primes
     return sp.latex(expr, symbol_names=names)
 
 

@@ -20,27 +20,27 @@ def derive_rdp_gaussian():
     --------
     >>> steps = derive_rdp_gaussian()
     >>> steps[-1][1]
-    Delta**2*alpha/(2*sigma**2)
+    a**2*alpha/(2*sigma**2)
     """
-    x = sp.Symbol("x", real=True)
+    x = sp.Symbol("y", real=True)  # an output (the book's y)
     alpha = sp.Symbol("alpha", positive=True)
     sigma = sp.Symbol("sigma", positive=True)
-    delta = sp.Symbol("Delta", positive=True)
+    delta = sp.Symbol("a", positive=True)  # the shift of the mean
 
     def density(mean):
         return sp.exp(-((x - mean) ** 2) / (2 * sigma**2)) / sp.sqrt(2 * sp.pi * sigma**2)
 
     p, q = density(delta), density(0)
-    steps = [("densities P = N(Δ, σ²), Q = N(0, σ²)", sp.Eq(sp.Symbol("P(x)"), p))]
+    steps = [("densities P = N(a, σ²), Q = N(0, σ²)", sp.Eq(sp.Symbol("P(y)"), p))]
     # p^α q^{1−α} = exp(α log p + (1−α) log q): combine exponents explicitly
     exponent = sp.expand(alpha * sp.log(p * sp.sqrt(2 * sp.pi * sigma**2)).expand(force=True)
                          + (1 - alpha) * sp.log(q * sp.sqrt(2 * sp.pi * sigma**2)).expand(force=True))
-    steps.append(("exponent of P(x)^α Q(x)^{1−α} (times √(2πσ²))", sp.simplify(exponent)))
+    steps.append(("exponent of P(y)^α Q(y)^{1−α} (times √(2πσ²))", sp.simplify(exponent)))
     completed = sp.simplify(-(x - alpha * delta) ** 2 / (2 * sigma**2) + alpha * (alpha - 1) * delta**2 / (2 * sigma**2))
     assert sp.simplify(completed - exponent) == 0
-    steps.append(("complete the square: a Gaussian centred at αΔ", completed))
+    steps.append(("complete the square: a Gaussian centred at αa", completed))
     integral = sp.simplify(sp.integrate(sp.exp(exponent) / sp.sqrt(2 * sp.pi * sigma**2), (x, -sp.oo, sp.oo)))
-    steps.append(("integrate over x: ∫ P(x)^α Q(x)^{1−α} dx", integral))
+    steps.append(("integrate over y: ∫ P(y)^α Q(y)^{1−α} dy", integral))
     result = sp.simplify(sp.expand_log(sp.log(integral), force=True) / (alpha - 1))
-    steps.append(("D_α = log(∫ P(x)^α Q(x)^{1−α} dx) / (α − 1)", result))
+    steps.append(("D_α = log(∫ P(y)^α Q(y)^{1−α} dy) / (α − 1)", result))
     return steps
