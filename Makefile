@@ -13,7 +13,7 @@ GRADING_STAMP := $(VENV)/.installed-grading
 HTML := _build/html
 PORT ?= 8000
 
-.PHONY: book test bench live serve student assignments notebooks claims tables vendor clean deps test-deps chromium publish
+.PHONY: book test bench live serve student assignments notebooks claims tables vendor clean deps test-deps chromium publish pdf
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PY_SYS) -m venv $(VENV)
@@ -42,6 +42,7 @@ vendor: $(STAMP)
 	$(PY) tools/vendor.py
 
 claims: $(STAMP)
+	$(PY) tools/api_page.py
 	$(PY) tools/claims_pages.py
 	$(PY) tools/chapter_map.py
 	$(PY) tools/module_chapters.py
@@ -58,15 +59,21 @@ book: vendor claims
 $(HTML)/index.html:
 	$(MAKE) book
 
+# one PDF of the book (_build/pdf/dpnotes.pdf): every page printed by headless Chromium once its figures
+# are drawn and its math typeset, merged with pypdf (title page, numbered contents, outline, page numbers)
+pdf: test-deps book
+	$(PY) tools/book_pdf.py
+
 # a deployable site in _build/publish: canonical links and social tags for BASE_URL, sitemap.xml,
-# robots.txt, 404.html, .nojekyll, a zip of the whole site, .gz copies (tools/publish.py)
-publish: book
+# robots.txt, 404.html, .nojekyll, a zip of the whole site, .gz copies, the PDF (tools/publish.py)
+publish: pdf
 	@test -n "$(BASE_URL)" || { echo "usage: make publish BASE_URL=https://example.org/dpnotes/ (where the site will be served)"; exit 2; }
 	$(PY) tools/publish.py --base-url "$(BASE_URL)"
 
 # `book` is incremental (execution cache, changed pages only), so the site tested is never stale;
 # the browser tests read the site as published, served under a sub-path (/dpnotes/)
 test: test-deps book
+	$(PY) tools/book_pdf.py
 	$(PY) tools/publish.py --base-url http://127.0.0.1/dpnotes/
 	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax book tests dpnotes \
 	  --junitxml=_build/test-results.xml

@@ -7,7 +7,8 @@ Copies ``_build/html`` to ``_build/publish`` and adds what a host and a search e
 - ``404.html``, self-contained (a host serves it at any depth, so it loads nothing relative);
 - ``.nojekyll`` (GitHub Pages would otherwise drop the ``_static`` folder);
 - ``dpnotes-site.zip``, the whole site for offline reading (linked from the home page);
-- a ``.gz`` copy of every text file, for hosts that serve precompressed files.
+- a ``.gz`` copy of every text file, for hosts that serve precompressed files;
+- the book as one PDF (``dpnotes.pdf``, from ``make pdf``), linked from the home page, when it was built.
 
 The site's own links are relative, so it works under any sub-path; the base URL is used only where
 an absolute address is required (canonical links, the sitemap, social tags).
@@ -27,6 +28,7 @@ from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 ZIP_NAME = "dpnotes-site.zip"
+PDF_NAME = "dpnotes.pdf"
 #: pages a search engine has no use for
 UNLISTED = {"search.html", "genindex.html", "404.html"}
 COMPRESSED = {".html", ".js", ".css", ".svg", ".json", ".xml", ".txt", ".map", ".woff"}
@@ -90,8 +92,9 @@ def sitemap(urls):
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + rows + "\n</urlset>\n")
 
 
-def publish(src, out, base_url):
-    """Write the deployable site to ``out``; returns the list of page URLs in the sitemap."""
+def publish(src, out, base_url, pdf=None):
+    """Write the deployable site to ``out``, with the book's PDF ``pdf`` if given; returns the list of
+    page URLs in the sitemap."""
     base_url = check_base_url(base_url)
     src, out = Path(src), Path(out)
     if not (src / "index.html").exists():
@@ -113,6 +116,11 @@ def publish(src, out, base_url):
             zip_href = "../" * rel.count("/") + ZIP_NAME
             link = (f'<p class="dpnotes-offline">Read offline: <a href="{zip_href}" download>the whole site as a zip '
                     "file</a> (unzip it and open <code>index.html</code>).</p>")
+            if pdf is not None:
+                pdf_href = "../" * rel.count("/") + PDF_NAME
+                size = Path(pdf).stat().st_size / 1e6
+                link += (f'<p class="dpnotes-offline">Print or read on paper: <a href="{pdf_href}">the book as a PDF</a> '
+                         f"({size:.0f} MB).</p>")
             text = text.replace("</article>", link + "</article>", 1)
         page.write_text(text, encoding="utf-8")
         if rel not in UNLISTED and not rel.startswith("_"):
@@ -122,6 +130,8 @@ def publish(src, out, base_url):
     (out / "robots.txt").write_text(f"User-agent: *\nAllow: /\nSitemap: {base_url}sitemap.xml\n", encoding="utf-8")
     (out / ".nojekyll").write_text("", encoding="utf-8")
     files = sorted(p for p in out.rglob("*") if p.is_file())
+    if pdf is not None:  # after listing the files: the PDF stays out of the zip
+        shutil.copyfile(pdf, out / PDF_NAME)
     with zipfile.ZipFile(out / ZIP_NAME, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         for p in files:
             if p.name not in (".nojekyll", "404.html", "robots.txt", "sitemap.xml"):
@@ -138,9 +148,12 @@ def main(argv=None):
     parser.add_argument("--base-url", required=True, help="the address the site is served at, e.g. https://example.org/dpnotes/")
     parser.add_argument("--src", default=str(ROOT / "_build" / "html"))
     parser.add_argument("--out", default=str(ROOT / "_build" / "publish"))
+    parser.add_argument("--pdf", default=str(ROOT / "_build" / "pdf" / PDF_NAME),
+                        help="the book's PDF (make pdf), published and linked if it exists")
     args = parser.parse_args(argv)
+    pdf = Path(args.pdf) if Path(args.pdf).is_file() else None
     try:
-        urls = publish(args.src, args.out, args.base_url)
+        urls = publish(args.src, args.out, args.base_url, pdf=pdf)
     except (ValueError, FileNotFoundError) as err:
         parser.error(str(err))
     print(f"published {len(urls)} pages to {args.out} for {check_base_url(args.base_url)}")

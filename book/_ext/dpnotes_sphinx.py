@@ -10,6 +10,10 @@
 - Gives each page every script once: jupyter-book registers sphinx-thebe's
   inline configuration twice, and the second ``const`` declaration is a console
   error in the browser.
+- Resolves a docstring's reference to a function by its module path (``dpnotes.pld.constructors.
+  pld_gaussian``) to the public name the API reference documents (``dpnotes.pld_gaussian``).
+- Shows ``dpnotes.__version__`` in every page's footer.
+- Escapes the ``|x|`` of the docstrings (not a substitution) for the API reference.
 - Loads plotly.js and the widget script only on pages that hold a figure.
 - Adds ``dpnotes-book.js``, which makes the theme's menu buttons work (see there).
 - Ships only what pages use: after the build, removes the theme's source maps, its
@@ -99,6 +103,63 @@ def _page_scripts(app, pagename, templatename, context, doctree):
     app.add_js_file("dpnotes/dpnotes-widget.js", loading_method="defer", **extra)
 
 
+def _public_reference(app, env, node, contnode):
+    """A docstring's ``:func:`dpnotes.pld.constructors.pld_gaussian``` (or a bare ``pld_gaussian``)
+    links to the API reference's entry of the public name ``dpnotes.pld_gaussian``, where
+    book/api.md documents every name of ``dpnotes.__all__``."""
+    if node.get("refdomain") != "py":
+        return None
+    import dpnotes
+
+    target = node.get("reftarget", "")
+    name = target.rsplit(".", 1)[-1]
+    if not (target == name or target.startswith("dpnotes.")) or name not in dpnotes.__all__:
+        return None
+    if f"dpnotes.{name}" == target:
+        return None  # already the public name: resolved by the domain itself, or missing
+    return env.domains["py"].resolve_xref(env, node["refdoc"], app.builder, node["reftype"],
+                                          f"dpnotes.{name}", node, contnode)
+
+
+_LITERAL = re.compile(r"(`+[^`]*`+)")
+
+
+def _escape_bars(app, what, name, obj, options, lines):
+    """The docstrings write |x| for an absolute value, which reStructuredText reads as a substitution:
+    escape every ``|`` outside math, literals and doctests (the API reference, book/api.md)."""
+    math_indent = None
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if math_indent is not None:
+            if not stripped or indent > math_indent:
+                continue
+            math_indent = None
+        if stripped.startswith(".. math::"):
+            math_indent = indent
+            continue
+        if stripped.startswith((">>>", "...")):
+            continue
+        parts = _LITERAL.split(line)
+        lines[i] = "".join(p if j % 2 else p.replace("|", r"\|") for j, p in enumerate(parts))
+
+
+def _nitpick_pairs(app, config):
+    """``nitpick_ignore`` from _config.yml arrives as lists; Sphinx looks up ``(type, target)`` tuples."""
+    config.nitpick_ignore = [tuple(pair) for pair in config.nitpick_ignore]
+
+
+def _version_footer(app, config):
+    """The footer names the package's version (``dpnotes.__version__``), after _config.yml's extra_footer."""
+    import dpnotes
+
+    options = dict(config.html_theme_options or {})
+    footer = options.get("extra_footer", "")
+    version = f'<span class="dpnotes-version">dpnotes {dpnotes.__version__}</span>'
+    options["extra_footer"] = f"{footer} · {version}" if footer else version
+    config.html_theme_options = options
+
+
 def _add_static(app):
     app.config.html_static_path.append(str(STATIC))
 
@@ -153,5 +214,9 @@ def setup(app):
     app.add_js_file("dpnotes-book.js", loading_method="defer")
     app.connect("html-page-context", _page_scripts, priority=800)  # after mathjax adds its script
     app.connect("build-finished", _prune)
+    app.connect("missing-reference", _public_reference)
+    app.connect("config-inited", _nitpick_pairs)
+    app.connect("config-inited", _version_footer)
+    app.connect("autodoc-process-docstring", _escape_bars)
     app.connect("html-page-context", _dedupe_scripts, priority=900)  # after the others add theirs
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -38,7 +38,7 @@ def discretise_loss_law(law, *, interval, pessimistic, method, tail_mass):
     The grid ℓ_j = j·h carries an upper bound (``pessimistic``) or a lower bound
     on the privacy curve of the law,
 
-    .. math:: \delta(arepsilon) = \mathbb Eig[\max(0, 1 - e^{arepsilon - Z})ig] + P(Z = \infty),
+    .. math:: \delta(\varepsilon) = \mathbb E\big[\max(0, 1 - e^{\varepsilon - Z})\big] + P(Z = \infty),
 
     by connect-the-dots or merging (``method="dots"``) or by rounding
     (``method="round"``); see :mod:`dpnotes.pld`. A purely atomic law
