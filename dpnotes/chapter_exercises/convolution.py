@@ -81,18 +81,19 @@ EXERCISES = [
     ),
     Code(
         key="convolution-laplace-bound-code", chapter=CHAPTER, stars=2,
-        function="laplace_bound", signature="(alpha, n, b)",
-        reference="dpnotes.convolution:rdp_convolution_bound", argmap={"b": "scale"}, fixed={"noise": "laplace"},
-        inputs=lambda rng: {"alpha": float(rng.uniform(1.1, 30.0)), "n": int(rng.integers(1, 51)),
+        function="laplace_bound", signature="(alpha, m, b)",
+        reference="dpnotes.convolution:rdp_convolution_bound", argmap={"b": "scale", "m": "n"},
+        fixed={"noise": "laplace"},
+        inputs=lambda rng: {"alpha": float(rng.uniform(1.1, 30.0)), "m": int(rng.integers(1, 51)),
                             "b": float(rng.uniform(0.3, 3.0))},
-        n_cases=40, rtol=1e-8, edge_cases=[{"alpha": 2.0, "n": 1, "b": 1.0}],
-        hint="Split the shift into n equal parts, one per Laplace noise, and add n equal divergences in Mironov's "
+        n_cases=40, rtol=1e-8, edge_cases=[{"alpha": 2.0, "m": 1, "b": 1.0}],
+        hint="Split the shift into m equal parts, one per Laplace noise, and add m equal divergences in Mironov's "
              "closed form.",
         slips=[
             Slip("gaussian-formula", "that is the Gaussian's αΔ²/(2σ²) form; Laplace noise has its own closed form.",
-                 lambda alpha, n, b: float(alpha / (2 * n * b**2))),
-            Slip("missing-count", "a missing count: n noises each absorb a shift 1/n.",
-                 lambda alpha, n, b: float(rdp_laplace(alpha, b, 1.0 / n))),
+                 lambda alpha, m, b: float(alpha / (2 * m * b**2))),
+            Slip("missing-count", "a missing count: m noises each absorb a shift 1/m.",
+                 lambda alpha, m, b: float(rdp_laplace(alpha, b, 1.0 / m))),
         ],
     ),
     Explore(
