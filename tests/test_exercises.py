@@ -403,9 +403,11 @@ def test_every_exercise_title_shows_its_difficulty():
 
 @pytest.mark.parametrize("chapter", sorted(m.CHAPTER for m in CHAPTER_MODULES))
 def test_every_solution_passes_its_own_checker(chapter):
-    """Run the chapter's first code cell (its imports), then every solution cell: each check must say right."""
+    """Run the chapter's import cell (its first code cell after the install cell), then every solution
+    cell: each check must say right."""
     cells = json.loads((BOOK / f"{chapter}.ipynb").read_text())["cells"]
-    setup = next("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    setup = next("".join(c["source"]) for c in cells if c["cell_type"] == "code"
+                 and "install-cell" not in c.get("metadata", {}).get("tags", []))
     namespace, verdicts = {}, {}
     exec(compile(setup, f"{chapter}: setup", "exec"), namespace)
     namespace["check"] = lambda key, value: verdicts.setdefault(key, REGISTRY[key].check(value))
