@@ -73,8 +73,9 @@ EXERCISES = [
         inputs=lambda rng: {"alpha": int(rng.integers(2, 13)), "q": float(rng.uniform(0.001, 0.5)),
                             "sigma": float(rng.uniform(0.6, 5.0))},
         n_cases=40, rtol=1e-8, edge_cases=[{"alpha": 2, "q": 0.5, "sigma": 1.0}],
-        hint="For an integer order, expand (1 − q + q·P₁(Y)/P₀(Y))^α by the binomial theorem, with the likelihood "
-             "ratio P₁(Y)/P₀(Y) = e^((2Y − 1)/(2σ²)) and Y ∼ N(0, σ²), and take the expectation of each term.",
+        hint="For an integer order, expand (1 − q + q·r(Y))^α by the binomial theorem, where r is the likelihood "
+             "ratio of N(1, σ²) to N(0, σ²) and Y ∼ N(0, σ²), and take the expectation of each term: each is a "
+             "Gaussian moment generating function.",
         slips=[
             Slip("no-division", "the RDP is log A_α divided by α − 1.",
                  lambda alpha, q, sigma: float(np.log(sum(comb(alpha, j) * q**j * (1 - q) ** (alpha - j)
