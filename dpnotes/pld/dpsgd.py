@@ -238,8 +238,10 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
     With ``roundoff_share`` (a relative allowance; only with ``algorithm="power"``) each direction is
     first composed untilted (one FFT pipeline on the narrowest window), and composed again with its
     tilt only if the certified round-off of that plain result moves its ε by more than
-    ``roundoff_share``·ε (:func:`_roundoff_cost`): where the plain bound is far below the accuracy
-    asked for, the tilted pipeline, whose window must also hold the tilted law, is not paid for.
+    ``roundoff_share``·ε (against :func:`_bare_epsilon`), and only if that direction can set the
+    maximum (its ε, with or without round-off, above another direction's): where the plain bound
+    is far below the accuracy asked for, the tilted pipeline, whose window must also hold the
+    tilted law, is not paid for.
     """
     pl = _step_pld(q, sigma, steps, interval, tail_mass, pessimistic)
     if lam is None:
@@ -247,22 +249,25 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
     if roundoff_share is None or algorithm != "power":
         return float(pl.self_compose(steps, tail_mass, tilt=lam, algorithm=algorithm).epsilon(delta)), lam
     tilts = np.broadcast_to(np.asarray(lam, dtype=float), (len(pl.grids),))
+    plain = [g.with_tilt(0.0).power(steps, tail_mass) for g in pl.grids]
+    eps = [float(c.epsilon(delta)) for c in plain]
+    bare = [_bare_epsilon(c, delta) for c in plain]
     composed = []
-    for g, t in zip(pl.grids, tilts):
-        c = g.with_tilt(0.0).power(steps, tail_mass)
-        if t > 0 and _roundoff_cost(c, delta) > roundoff_share * float(c.epsilon(delta)):
+    for i, (g, t, c) in enumerate(zip(pl.grids, tilts, plain)):
+        # tilt only a direction whose round-off costs more than the share and that can set the maximum
+        others = max((min(eps[j], bare[j]) for j in range(len(eps)) if j != i), default=-math.inf)
+        if t > 0 and abs(eps[i] - bare[i]) > roundoff_share * eps[i] and max(eps[i], bare[i]) > others:
             c = g.with_tilt(t).power(steps, tail_mass)
         composed.append(c)
     return float(PrivacyLossDistribution(composed).epsilon(delta)), lam
 
 
+def _bare_epsilon(grid, delta):
+    """ε(δ) of ``grid`` with its round-off bound left out (how far the bound moves ε is the difference)."""
+    return float(LossGrid(grid.shift, grid.interval, grid.probs, grid.inf_mass, grid.pessimistic).epsilon(delta))
+
+
 _ROUNDOFF_SHARE = 0.05  # of the accuracy asked, the most the certified round-off may move ε (else: tilt)
-
-
-def _roundoff_cost(grid, delta):
-    """How far the certified round-off of ``grid`` moves its ε(δ): |ε(δ) − ε(δ) of the same grid without it|."""
-    bare = LossGrid(grid.shift, grid.interval, grid.probs, grid.inf_mass, grid.pessimistic)
-    return abs(float(grid.epsilon(delta)) - float(bare.epsilon(delta)))
 
 
 @named_shapes

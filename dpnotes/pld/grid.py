@@ -142,10 +142,11 @@ class LossGrid:
         k = math.floor((eps - self.shift) / self.interval) + 1  # first index with ℓ_i > ε
         k = max(k, 0)
         n = self.probs.size
-        if k < n:
+        while k < n and self.shift + self.interval * k <= eps:  # (rounding of the floor above)
+            k += 1
+        if k < n:  # the losses increase with the index: every ℓ_i from k on is above ε
             ell = self.shift + self.interval * np.arange(k, n)
-            ok = ell > eps
-            body = _dot(self.probs[k:][ok], -np.expm1(eps - ell[ok]))
+            body = _dot(self.probs[k:], -np.expm1(eps - ell))
         else:
             body = 0.0
         return body + self.inf_mass, self.round_off(eps)
