@@ -317,7 +317,10 @@ class LossGrid:
         The composed index J (loss ``count``·shift + J·h) is kept on the window
         [L, U] outside which each tail holds at most ``tail_mass`` by the Chernoff
         bounds P(J > U) ≤ e^{Tκ(μ) − μ(U+1)}, P(J < L) ≤ e^{Tκ(−μ) + μ(L−1)}
-        (κ the log-MGF of the index of one step, a few μ tried), and the powers
+        (κ the log-MGF of the index of one step; μ searched on a log grid from 10⁻³ to
+        3 times the Gaussian guess √(2 log(1/τ)/T)/sd, then refined around the best: a
+        step with a rare, widely spread part, as the subsampled Gaussian at small σ, has
+        its best μ far below the guess that its standard deviation makes), and the powers
         are taken modulo the FFT size N ≥ U − L + 1, so the mass τ outside the
         window aliases into it: it is an error of ℓ₁ norm ≤ τ (carried in both
         error norms; a pessimistic grid also puts τ at +∞). Round-off, per
