@@ -5,8 +5,8 @@ For r ∈ {1e-2, 1e-3, 1e-4} and every grid point (``_reference``), each library
 
 dp-accounting ``PLDAccountant(value_discretization_interval=h)``
     h found by a short search (untimed; kept in ``_build/bench/tuning.json``): from its
-    default 1e-4, scaled by the error measured against the truth until the error is at most
-    r, then as coarse as still reaches r (its error is about linear in h).
+    default 1e-4, scaled by the error measured against the truth until one h reaches r and a
+    coarser one misses it, then bisected in log h for the coarsest that reaches r.
 prv_accountant ``DPSGDAccountant(σ, q, max_steps=T, eps_error=e)``
     e = f·r·ε (absolute), f halved from 1 until its upper bound is within r of the truth
     (its README's call; its ``upper`` is timed and checked).
@@ -51,6 +51,7 @@ RS = (1e-2, 1e-3, 1e-4)
 PEERS = ("dp-accounting", "prv_accountant")
 _TUNING = Path(__file__).resolve().parents[1] / "_build" / "bench" / "tuning.json"
 MAX_SEARCH = 6  # tuning steps per (point, r)
+BISECTIONS = 3  # of the dp-accounting search, between an h that reaches r and a coarser one that misses it
 PRV_BUDGET_S = 10.0  # a prv_accountant call slower than this is run once, not tuned further nor repeated
 PRV_SKIP_S = 40.0  # not run where its time at the last r, scaled by 1/r, predicts more (reported as not run)
 _prv_seen = {}  # (q, σ, T) → (r, seconds) of its last call in this process
@@ -112,23 +113,38 @@ def _save_tuning(key, value):
 
 
 def tune_dpa(q, sigma, steps, r, mid):
-    """(h, found): the coarsest value_discretization_interval found whose central error is ≤ r."""
-    key = f"dpa|{q!r}|{sigma!r}|{steps}|{r!r}"
+    """(h, found): the coarsest value_discretization_interval found whose central error is ≤ r.
+
+    From the default 1e-4, h is scaled by the measured error (finer while it misses r, coarser
+    while it reaches r with room) until one h reaches r and one misses it; then
+    :data:`BISECTIONS` bisections in log h between the two keep the coarsest that reaches r
+    (so the peer is not tuned finer, hence slower, than it needs).
+    """
+    key = f"dpa2|{q!r}|{sigma!r}|{steps}|{r!r}"
     cached = _load_tuning().get(key)
     if cached:
         return cached
-    h, good = 1e-4, None
+    error_at = lambda h: abs(dpa_epsilon(q, sigma, steps, h) - mid) / mid  # noqa: E731
+    h, good, bad = 1e-4, None, None
     for _ in range(MAX_SEARCH):
-        err = abs(dpa_epsilon(q, sigma, steps, h) - mid) / mid
+        err = error_at(h)
         if err <= r:
-            good = h
-            if err > r / 3 or h >= 1.0:
+            good = h if good is None else max(good, h)
+            if bad is not None or h >= 1.0:
                 break
-            h *= min(0.7 * r / max(err, 1e-12), 10.0)  # coarser while it still reaches r
+            h *= min(max(0.7 * r / max(err, 1e-12), 1.5), 10.0)  # coarser while it still reaches r
         else:
+            bad = h if bad is None else min(bad, h)
             if good is not None:
                 break
             h *= max(0.7 * r / err, 0.05)
+    if good is not None and bad is not None:
+        for _ in range(BISECTIONS):  # the coarsest h that reaches r, between good < bad
+            mid_h = math.sqrt(good * bad)
+            if error_at(mid_h) <= r:
+                good = mid_h
+            else:
+                bad = mid_h
     found = [good if good is not None else h, good is not None]
     _save_tuning(key, found)
     return found
