@@ -13,7 +13,6 @@ Gaussian mechanisms under advanced composition (S3-04).
 """
 
 import numpy as np
-from scipy import optimize
 
 from ._validation import (
     check_array,
@@ -240,6 +239,7 @@ def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
     >>> round(epsilon_advanced_composition(e0, 100, 1e-5, form="zcdp"), 12)
     1.0
     """
+    from scipy import optimize  # imported here: loading this module stays light
     check_choice(form, "form", ("zcdp", "drv", "linear"))
     eps = float(check_positive(epsilon, "epsilon"))
     k = float(check_count(k, "k"))
@@ -419,6 +419,7 @@ def gaussian_sigma_exact(epsilon, delta, sensitivity=1.0):
     >>> float(f"{delta_gaussian(1.0, 1.0 / s):.9e}")
     1e-05
     """
+    from scipy import optimize  # imported here: loading this module stays light
     eps = float(check_nonnegative(epsilon, "epsilon"))
     target = np.log(float(check_delta(delta)))
     d = float(check_positive(sensitivity, "sensitivity"))
@@ -627,6 +628,7 @@ def delta_prime_minimising_variance(k, epsilon, delta, **kwargs):
     >>> v <= gaussian_variance_advanced_composition(10, 1.0, 1e-5, 0.5e-5)
     True
     """
+    from scipy import optimize  # imported here: loading this module stays light
     d = float(check_delta(delta))
 
     def var(x):

@@ -20,7 +20,6 @@ import warnings
 import math
 
 import numpy as np
-from scipy import optimize
 
 from ._validation import (
     check_array,
@@ -206,6 +205,7 @@ def epsilon_from_rdp(orders, rdp, delta, method="improved", return_order=False):
 
 def _epsilon_chernoff(orders, rdp, log_deltas):
     """Invert δ = exp(−κ*(ε)), κ*(ε) = max over finite orders of (α−1)(ε − ε(α))."""
+    from scipy import optimize  # imported here: loading this module stays light
     finite = np.isfinite(orders) & np.isfinite(rdp)
     t = orders[finite] - 1.0
     kappa = t * rdp[finite]  # κ(t) = t ε(t + 1)
@@ -325,6 +325,7 @@ def _check_bounds(bounds):
 
 def _minimise_over_order(objective, bounds, what):
     """Minimise objective(α) over α ∈ bounds: log-spaced grid, then bounded Brent refinement."""
+    from scipy import optimize  # imported here: loading this module stays light
     lo, hi = bounds
     u = _log_u_grid(bounds)
     alphas = 1.0 + np.exp(u)

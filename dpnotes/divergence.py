@@ -7,7 +7,6 @@ quadrature for densities, an exact log-sum-exp for probability mass functions.
 import numpy as np
 import warnings
 
-from scipy import integrate, optimize
 from scipy.special import logsumexp
 
 from ._validation import check_array, check_order, check_real, named_shapes, scalar_or_array
@@ -130,6 +129,7 @@ def _pmf_divergence(logp, logq, alpha):
 def _density_divergence(p, q, alpha, lo, hi, points=()):
     """Quadrature in log space: find where the integrand lives (on a wide grid),
     scale its peak out, and integrate piecewise over that range."""
+    from scipy import integrate, optimize  # imported here: loading this module stays light
 
     logp, logq = _log_density(p, "p"), _log_density(q, "q")
 

@@ -58,7 +58,6 @@ import warnings
 from functools import lru_cache
 
 import numpy as np
-from scipy import optimize
 
 from ._validation import (
     check_choice,
@@ -332,6 +331,7 @@ def _route1_eps_of_fraction(log_f, q, sigma, steps, delta):
 
 def _route1_epsilon(q, sigma, steps, delta):
     # grid over log f ∈ [log 1e-8, log(1 − 1e-8)], then a bounded Brent refinement
+    from scipy import optimize  # imported here: loading this module stays light
     grid = np.log(np.concatenate([np.geomspace(1e-8, 0.5, 40), 1.0 - np.geomspace(0.5, 1e-8, 40)[1:]]))
     vals = _route1_eps_of_fraction(grid, q, sigma, steps, delta)
     i = int(np.argmin(vals))
@@ -343,6 +343,7 @@ def _route1_epsilon(q, sigma, steps, delta):
 
 def _route1_delta(q, sigma, steps, epsilon):
     """min over δ₀ of Tqδ₀ + δ_s, δ_s solving ε = ½Tε'² + ε'√(2T log 1/δ_s)."""
+    from scipy import optimize  # imported here: loading this module stays light
     def total(log_d0):
         d0 = np.exp(log_d0)
         eps0 = np.asarray(epsilon_gaussian(np.minimum(d0, 0.5), 1.0 / sigma), float)

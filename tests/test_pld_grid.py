@@ -81,6 +81,31 @@ def test_power_is_the_squaring_result_for_dpsgd_at_delta_1e_10():
     assert b == pytest.approx(a, rel=1e-6)
 
 
+def test_power_keeps_a_step_with_a_rare_wide_part_in_the_fourier_domain(monkeypatch):
+    """q = 10⁻³, σ = 0.8 (issue 29): the Chernoff window fits without falling back to squaring, same bound.
+
+    One step's loss is mostly near 0 with a rare, widely spread part (the subsampled record's
+    own noise); exponents chosen from the step's standard deviation alone made the window
+    ~10⁸ points wide, and power fell back to repeated squaring.
+    """
+    up = pld_subsampled_gaussian(1e-3, 0.8, interval=1e-4, tail_mass=1e-19)
+    lo = pld_subsampled_gaussian(1e-3, 0.8, interval=1e-4, tail_mass=1e-19, pessimistic=False)
+    squared = up.self_compose(1000, tilt=0.0)
+
+    def no_squaring(self, *args):
+        raise AssertionError("power fell back to repeated squaring")
+
+    monkeypatch.setattr(LossGrid, "self_compose", no_squaring)
+    powered = up.self_compose(1000, tilt=0.0, algorithm="power")
+    lower = lo.self_compose(1000, tilt=0.0, algorithm="power")
+    assert all(g.probs.size < 20 * s.probs.size for g, s in zip(powered.grids, up.grids))
+    for eps in (0.05, 0.1, 0.2, 0.4):
+        assert lower.delta(eps) <= powered.delta(eps)
+        # two certified upper bounds on the same discretised law: apart by at most their round-off bounds
+        slack = sum(max(g.round_off(eps) for g in pld.grids) for pld in (powered, squared))
+        assert abs(powered.delta(eps) - squared.delta(eps)) <= slack + 1e-6 * squared.delta(eps)
+
+
 def test_power_refuses_a_grid_that_carries_round_off_and_bad_arguments():
     g = pld_gaussian(1.0).grids[0].with_tilt(1.0).self_compose(4)
     with pytest.raises(ValueError, match="round-off"):

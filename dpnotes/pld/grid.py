@@ -142,10 +142,11 @@ class LossGrid:
         k = math.floor((eps - self.shift) / self.interval) + 1  # first index with ℓ_i > ε
         k = max(k, 0)
         n = self.probs.size
-        if k < n:
+        while k < n and self.shift + self.interval * k <= eps:  # (rounding of the floor above)
+            k += 1
+        if k < n:  # the losses increase with the index: every ℓ_i from k on is above ε
             ell = self.shift + self.interval * np.arange(k, n)
-            ok = ell > eps
-            body = _dot(self.probs[k:][ok], -np.expm1(eps - ell[ok]))
+            body = _dot(self.probs[k:], -np.expm1(eps - ell))
         else:
             body = 0.0
         return body + self.inf_mass, self.round_off(eps)
@@ -316,7 +317,10 @@ class LossGrid:
         The composed index J (loss ``count``·shift + J·h) is kept on the window
         [L, U] outside which each tail holds at most ``tail_mass`` by the Chernoff
         bounds P(J > U) ≤ e^{Tκ(μ) − μ(U+1)}, P(J < L) ≤ e^{Tκ(−μ) + μ(L−1)}
-        (κ the log-MGF of the index of one step, a few μ tried), and the powers
+        (κ the log-MGF of the index of one step; μ searched on a log grid from 10⁻³ to
+        3 times the Gaussian guess √(2 log(1/τ)/T)/sd, then refined around the best: a
+        step with a rare, widely spread part, as the subsampled Gaussian at small σ, has
+        its best μ far below the guess that its standard deviation makes), and the powers
         are taken modulo the FFT size N ≥ U − L + 1, so the mass τ outside the
         window aliases into it: it is an error of ℓ₁ norm ≤ τ (carried in both
         error norms; a pessimistic grid also puts τ at +∞). Round-off, per
@@ -341,31 +345,49 @@ class LossGrid:
         tail_mass = check_tail_mass(tail_mass)
         a, h, lam, T = self.probs, self.interval, self.tilt, count
         n, m = a.size, float(a.sum())
-        ctr = int(round(float(np.dot(a, np.arange(n))) / m))  # indices are centred here: j − ctr, J − T·ctr
+        ctr = int(round(_dot(a, np.arange(n, dtype=float)) / m))  # indices are centred here: j − ctr, J − T·ctr
         idx, shift_c = np.arange(n, dtype=float) - ctr, T * ctr
         with np.errstate(divide="ignore"):
             log_a = np.log(a)  # κ(μ) = log Σ a_i e^{μ(i − ctr)}, at several μ at once:
-        kappa = lambda mu: logsumexp(log_a[None, :] + np.atleast_1d(mu)[:, None] * idx[None, :], axis=1)  # noqa: E731
+
+        def kappa(mu):  # log Σ a_i e^{μ(i − ctr)} for each μ (a log-sum-exp without scipy's per-call overhead)
+            v = log_a[None, :] + np.atleast_1d(mu)[:, None] * idx[None, :]
+            top = v.max(axis=1)
+            np.exp(v - top[:, None], out=v)
+            return top + np.log(v.sum(axis=1))
+
         log_tau, top, bottom = math.log(tail_mass), T * (n - 1) - shift_c, -shift_c
         slack = lambda t: 2 * UNIT_ROUNDOFF * (T * (n + 2) + np.abs(t))  # noqa: E731  (error of t = T·κ: sums of n terms)
 
         def log_tail(t, mus, cut):  # log of min over μ of the Chernoff bound on Σ_{J>cut} (μ > 0) or Σ_{J<cut} (μ < 0)
             return float(np.min(t - mus * (cut + np.sign(mus)) + slack(t)))  # t = T·κ(μ)
 
-        def trial(x):  # Chernoff exponents to try, from the mean and spread of the law x
-            mean = float(np.dot(x, idx)) / float(x.sum())
-            sd = math.sqrt(max(float(np.dot(x, (idx - mean) ** 2)) / float(x.sum()), 0.25))
-            return math.sqrt(-2 * log_tau) / (math.sqrt(T) * sd) * np.geomspace(0.3, 3.0, 6)
+        def spread(x):  # the standard deviation of the index under the law x (at least 1/2)
+            mean = _dot(x, idx) / float(x.sum())
+            return math.sqrt(max(_dot(x, (idx - mean) ** 2) / float(x.sum()), 0.25))
+
+        def exponents(sign, sd, log_tau=log_tau, mu0=0.0, k0=0.0):
+            # Chernoff exponents μ > 0 (and t = T·(κ(mu0 + sign·μ) − k0)) near the one that minimises the cut
+            # (t − log τ)/μ: a coarse log grid reaching far below the Gaussian guess √(2 log(1/τ)/T)/sd (a
+            # step with a rare, widely spread part, the subsampled Gaussian at small σ, needs a small μ),
+            # then a finer one around the best coarse point
+            guess = math.sqrt(-2 * log_tau) / (math.sqrt(T) * sd)
+            mus = guess * np.geomspace(1e-3, 3.0, 7)
+            t = T * (kappa(mu0 + sign * mus) - k0)
+            i = int(np.argmin((t - log_tau + slack(t)) / mus))
+            fine = np.geomspace(mus[max(i - 1, 0)], mus[min(i + 1, mus.size - 1)], 5)[1:-1]
+            return np.concatenate([mus, fine]), np.concatenate([t, T * (kappa(mu0 + sign * fine) - k0)])
 
         def cut_above(t, mus, log_tau=log_tau):  # the smallest U with the bound on Σ_{J>U} ≤ e^{log_tau} (t = T·κ(μ))
             return int(min(np.min(np.ceil((t - log_tau + slack(t)) / mus)) - 1, top))
 
-        mus = trial(a)
-        t_up, t_dn = T * kappa(mus), T * kappa(-mus)
+        sd_a = spread(a)
+        mus, t_up = exponents(1.0, sd_a)
+        mus_dn, t_dn = exponents(-1.0, sd_a)
         u = cut_above(t_up, mus)
-        lo = int(max(np.max(np.floor((log_tau - t_dn - slack(t_dn)) / mus)) + 1, bottom))
+        lo = int(max(np.max(np.floor((log_tau - t_dn - slack(t_dn)) / mus_dn)) + 1, bottom))
         if lo > u:  # the whole composed mass is below the tail bounds: keep one point
-            lo = u = min(max(int(T * float(np.dot(a, idx)) / m), bottom), top)
+            lo = u = min(max(int(T * _dot(a, idx) / m), bottom), top)
         u_fft = u
         if lam > 0:
             mu_t = lam * h
@@ -374,16 +396,15 @@ class LossGrid:
             tiny = expo > 700.0
             x = a * np.exp(np.minimum(expo, 700.0))
             x[tiny] = np.exp(log_a[tiny] + expo[tiny])
-            mus_t = trial(x)
-            t_t = T * (kappa(mu_t + mus_t) - k_t)  # T·κ of the tilted law (in its own units)
             # the window also holds the tilted law up to an alias below its round-off (≈ T·u·‖x‖₂), within 16×
             log_tau_t = max(log_tau, math.log(1e-3 * T * _FFT_ETA * math.sqrt(_dot(x, x))))
+            mus_t, t_t = exponents(1.0, spread(x), log_tau_t, mu_t, k_t)  # T·κ of the tilted law (in its own units)
             u_fft = min(max(u, cut_above(t_t, mus_t, log_tau_t)), u + 15 * (u - lo + 1), top)
         with np.errstate(over="ignore"):
             tau_up = math.exp(min(log_tail(t_up, mus, u), 0.0)) if u < top else 0.0
-            tau_dn = math.exp(min(log_tail(t_dn, -mus, lo), 0.0)) if lo > bottom else 0.0
+            tau_dn = math.exp(min(log_tail(t_dn, -mus_dn, lo), 0.0)) if lo > bottom else 0.0
         width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
-        if width > min(8 * (n + 16 * 0.3 * math.sqrt(-2 * log_tau) / mus[0]), MAX_POINTS):  # loose bounds
+        if width > min(8 * (n + 16 * math.sqrt(T) * sd_a), MAX_POINTS):  # loose bounds
             return self.self_compose(count, tail_mass)  # (long-tailed steps): squaring cuts by exact tail sums
         nfft = _fft.next_fast_len(width, real=True)
         c0, e0 = _power_pipeline(a, T, nfft, lo + shift_c, width, m * (1 + n * UNIT_ROUNDOFF), 0.0)

@@ -12,7 +12,6 @@ any two pmfs, which :mod:`dpnotes.privacy_loss.expressions` uses for discrete pa
 """
 
 import numpy as np
-from scipy import optimize, stats
 from scipy.special import erfcx, log_ndtr, ndtr
 
 from .._validation import (
@@ -171,6 +170,7 @@ _MU_MAX = 1e150  # ε(δ) ≥ μ²/2 − μ√(2 log(1/δ)) overflows a double b
 
 
 def _epsilon_gaussian_scalar(delta, mu):
+    from scipy import optimize  # imported here: loading this module stays light
     if mu == 0.0:
         return 0.0
     if mu > _MU_MAX:
@@ -367,6 +367,7 @@ def exact_epsilon_rr_composition(eps0, k, delta):
     >>> exact_epsilon_rr_composition(0.1, 100, 1e-5) < 100 * 0.1
     True
     """
+    from scipy import stats  # imported here: loading this module stays light
     eps0 = float(check_interval(eps0, "eps0", 0, 50))
     k = int(check_count(k, "k", maximum=MAX_RR_COMPOSITIONS))
     delta = float(check_delta(delta))

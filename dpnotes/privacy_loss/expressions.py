@@ -8,7 +8,6 @@ same δ(ε) of a :class:`~dpnotes.privacy_loss.variables.PrivacyLoss` independen
 """
 
 import numpy as np
-from scipy import optimize
 
 from .._validation import check_int, check_nonnegative, named_shapes
 from .curves import hockey_stick_divergence
@@ -85,6 +84,7 @@ def _half_line_start(loss, eps):
     """(y*, y_end): {ℓ(y) > ε} = (y*, ∞) since the loss ℓ increases in y; the positive part
     P(y) − e^ε Q(y) is negligible (below e^-100 of the largest density value) beyond y_end.
     Returns (None, None) when the set is empty."""
+    from scipy import optimize  # imported here: loading this module stays light
     scale = loss.y_scale
     top, bottom = max(loss.y_points), min(loss.y_points)
     hi = top + scale

@@ -16,7 +16,6 @@ import math
 import warnings
 
 import numpy as np
-from scipy import integrate
 from scipy.special import ndtr
 
 from .._validation import check_interval, check_pmf_pair, check_positive, named_shapes
@@ -94,6 +93,7 @@ def adaptive_integral(f, lo, hi, points=()):
     Each piece is integrated to relative tolerance 1e-13 with at most 400 subintervals;
     QUADPACK's warnings are silenced (the callers check their results by a second route).
     """
+    from scipy import integrate  # imported here: loading this module stays light
     inner = sorted(x for x in points if lo < x < hi)
     edges = [lo, *inner, hi]
     total = 0.0
