@@ -49,10 +49,16 @@ def _article(doc):
     return main
 
 
+#: on the API page "seed" is also a random generator's seed (``seed : int``); there only the source
+#: documents' names ("seed 004", "the seed's proof") are refused
+SOURCE_SEED = re.compile(r"\b[Ss]eeds? ?0\d\d|\b[Tt]he seed'?s?\b(?! of)")
+
+
 @pytest.mark.parametrize("doc", [d for d in DOCS if d not in EXEMPT])
 def test_no_page_speaks_of_seeds(doc):
     text = _article(doc).get_text(" ")
-    hits = [text[max(0, m.start() - 60):m.end() + 60].replace("\n", " ") for m in SEED.finditer(text)]
+    pattern = SOURCE_SEED if doc == "book/api" else SEED
+    hits = [text[max(0, m.start() - 60):m.end() + 60].replace("\n", " ") for m in pattern.finditer(text)]
     assert not hits, f"{doc}: 'seed' outside an About-the-source note: {hits[:5]}"
 
 
