@@ -516,6 +516,8 @@ def gaussian_classical_breakdown_epsilon(delta):
     >>> round(gaussian_classical_breakdown_epsilon(1e-5), 4)
     8.4198
     """
+    from scipy import optimize  # deferred: import dpnotes loads no scipy
+
     d = float(check_interval(delta, "delta", 0, 0.5, closed_low=False))
     c = float(np.sqrt(2.0 * np.log(1.25 / d)))
     target = np.log(d)
