@@ -25,14 +25,22 @@ from scipy.special import logsumexp
 
 from .._validation import (
     MAX_GRID_POINTS,
+    check_array,
+    check_bool,
+    check_count,
     check_grid_points,
+    check_interval,
     check_nonnegative,
+    check_positive,
+    check_real,
     check_tail_mass,
     scalar_or_array,
+    validated_methods,
 )
 
 UNIT_ROUNDOFF = np.finfo(float).eps
 _REL_SLACK = 1e-8  # relative floating-point allowance on δ (per-bin quadrature and CDFs)
+_MASS_SLACK = 1e-6  # total mass a LossGrid may hold above 1 (round-off of composed grids, far below)
 DEFAULT_TAIL_MASS = 1e-16  # mass cut from each tail per construction/convolution
 MAX_POINTS = MAX_GRID_POINTS  # the most grid points of one distribution (an FFT of 2²⁴ doubles, about 0.5 s)
 
@@ -40,6 +48,7 @@ MAX_POINTS = MAX_GRID_POINTS  # the most grid points of one distribution (an FFT
 # --------------------------------------------------------------------------
 # one direction: a (sub-)probability measure on shift + i·h (h = interval), plus an atom at +∞
 # --------------------------------------------------------------------------
+@validated_methods
 class LossGrid:
     r"""A privacy loss distribution of one direction on the grid ``shift + i·interval``.
 
@@ -76,15 +85,21 @@ class LossGrid:
 
     def __init__(self, shift, interval, probs, inf_mass, pessimistic, error=0.0, *,
                  tilt=0.0, log_tilt_error=-math.inf, inf_error=0.0):
-        self.shift = float(shift)
-        self.interval = float(interval)
-        self.probs = np.asarray(probs, dtype=float)
-        self.inf_mass = float(inf_mass)
-        self.pessimistic = bool(pessimistic)
-        self.error = float(error)  # bound on ‖e‖₂, the FFT round-off carried by probs
-        self.tilt = float(tilt)  # λ of the tilted error norm
-        self.log_tilt_error = float(log_tilt_error)  # bound on log ‖e_i e^{λ ℓ_i}‖₂
-        self.inf_error = float(inf_error)  # bound on the error of inf_mass
+        self.shift = float(check_real(shift, "shift", allow_inf=False))
+        self.interval = float(check_positive(interval, "interval"))
+        probs = check_array(probs, "probs") if np.size(probs) else np.zeros(0)
+        if np.any(probs < 0):
+            raise ValueError(f"probs must be masses in [0, 1] (got {probs[probs < 0][:3]})")
+        self.probs = probs
+        self.inf_mass = float(check_interval(inf_mass, "inf_mass", 0.0, 1.0))
+        total = float(probs.sum()) + self.inf_mass
+        if not total <= 1.0 + _MASS_SLACK:  # composed grids carry FFT round-off (bounded in the tilted norm)
+            raise ValueError(f"probs and inf_mass must hold a total mass in [0, 1] (a sub-probability; got {total!r})")
+        self.pessimistic = check_bool(pessimistic, "pessimistic")
+        self.error = float(check_nonnegative(error, "error"))  # bound on ‖e‖₂, the FFT round-off carried by probs
+        self.tilt = float(check_nonnegative(tilt, "tilt"))  # λ of the tilted error norm
+        self.log_tilt_error = float(check_real(log_tilt_error, "log_tilt_error"))  # bound on log ‖e_i e^{λ ℓ_i}‖₂
+        self.inf_error = float(check_nonnegative(inf_error, "inf_error"))  # bound on the error of inf_mass
 
     def with_tilt(self, tilt):
         """This grid with its error measured in the λ-tilted norm (only for a grid without FFT error)."""
@@ -97,7 +112,7 @@ class LossGrid:
 
     def log_mgf(self, tilt):
         """log Σ_i p_i e^{λ ℓ_i}, the log moment generating function of the finite part (λ a number or array)."""
-        lams = np.asarray(tilt, dtype=float)
+        lams = check_real(tilt, "tilt")
         keep = self.probs > 0
         if not np.any(keep):
             return scalar_or_array(np.full(lams.shape, -math.inf))
@@ -111,6 +126,7 @@ class LossGrid:
 
     def round_off(self, eps):
         """Bound on the floating-point error of δ(ε) from this grid (see the class docstring)."""
+        eps = float(check_real(eps, "eps", allow_inf=False))
         lam, d, n = self.tilt, self.interval, self.probs.size
         k0 = max(math.floor((eps - self.shift) / d) + 1, 0)  # first grid loss > ε
         if k0 >= n or self.error == 0.0:  # nothing above ε, or no FFT error
@@ -161,14 +177,14 @@ class LossGrid:
         return min(max(d, 0.0), 1.0)
 
     def delta(self, epsilon):
-        """δ(ε) of this grid (an upper bound if pessimistic, a lower bound if not)."""
-        eps = np.asarray(epsilon, dtype=float)
+        """δ(ε) of this grid (an upper bound if pessimistic, a lower bound if not), in [0, 1]."""
+        eps = check_real(epsilon, "epsilon")
         flat = [self._bound(float(e)) for e in eps.ravel()]
         return scalar_or_array(np.reshape(flat, eps.shape))
 
     def epsilon(self, delta):
         """Smallest ε ≥ 0 with δ(ε) ≤ δ (exact for the grid: δ is linear in e^ε between grid points)."""
-        dl = np.asarray(delta, dtype=float)
+        dl = check_interval(delta, "delta", 0.0, 1.0)
         flat = [self._epsilon_one(float(d)) for d in dl.ravel()]
         return scalar_or_array(np.reshape(flat, dl.shape))
 
@@ -199,6 +215,7 @@ class LossGrid:
 
     def truncated(self, tail_mass):
         """Cut the tails holding at most ``tail_mass`` each; keep the bound valid."""
+        tail_mass = float(check_interval(tail_mass, "tail_mass", 0.0, 1.0))
         p = self.probs
         if p.size == 0:
             return self
@@ -229,6 +246,9 @@ class LossGrid:
         FFT noise never decides what is cut; the cut mass goes to +∞ and to the
         lowest kept point (pessimistic) or is dropped.
         """
+        if not isinstance(other, LossGrid):
+            raise TypeError(f"other must be a LossGrid (got {type(other).__name__})")
+        tail_mass = check_tail_mass(tail_mass)
         if not math.isclose(self.interval, other.interval, rel_tol=1e-12, abs_tol=0.0):
             raise ValueError("interval of both grids must be equal to compose them")
         if self.pessimistic != other.pessimistic:
@@ -298,8 +318,8 @@ class LossGrid:
 
     def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS):
         """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``)."""
-        count = int(count)
-        tail_mass = tail_mass / count  # a cut at one level is repeated up to `count` times
+        count = int(check_count(count, "count"))
+        tail_mass = check_tail_mass(tail_mass) / count  # a cut at one level is repeated up to `count` times
         result, base = None, self
         while count:
             if count & 1:
@@ -333,7 +353,7 @@ class LossGrid:
         Where Chernoff bounds are loose (long-tailed steps: the window would exceed
         8(n + 16√T·sd) or the size limit) this is :meth:`self_compose`. Only for a grid without round-off yet.
         """
-        count = int(count)
+        count = int(check_count(count, "count"))
         if count == 1:
             return self
         if self.error > 0 or self.inf_error > 0:
