@@ -9,6 +9,8 @@ last-iterate Rényi privacy α·2L²/(σ²(n − t + 1)), against 2αL²/σ² wh
 iterate is released (the setting of every composition theorem).
 """
 
+import math
+
 import numpy as np
 
 from ._validation import (
@@ -80,8 +82,16 @@ def smoothness_constant(X, loss="squared"):
     2.0
     """
     X, _ = _check_data(X, None, loss)
-    top = float(np.linalg.eigvalsh(X.T @ X / X.shape[0])[-1])
-    return top if loss == "squared" else top / 4.0
+    scale = float(np.max(np.abs(X)))  # λ_max(XᵀX/n) = scale²·λ_max(YᵀY/n), Y = X/scale: no overflow in XᵀX
+    if scale == 0.0:
+        return 0.0
+    Y = X / scale
+    top = float(np.linalg.eigvalsh(Y.T @ Y / X.shape[0])[-1])
+    beta = scale * (scale * max(top, 0.0)) / (1.0 if loss == "squared" else 4.0)
+    if not math.isfinite(beta):
+        raise ValueError(f"smoothness_constant: β exceeds the largest float (≈ 1.8e308) for X of largest entry "
+                         f"{scale:g}; rescale X")
+    return beta
 
 
 @named_shapes

@@ -11,12 +11,14 @@ import math
 
 import numpy as np
 
-from .._validation import check_choice, check_count, check_delta, check_nonnegative, check_tail_mass, scalar_or_array
-from .grid import DEFAULT_TAIL_MASS
+from .._validation import (check_choice, check_count, check_delta, check_nonnegative, check_real, check_tail_mass,
+                           scalar_or_array, validated_methods)
+from .grid import DEFAULT_TAIL_MASS, LossGrid
 
 _AUTO_TILT_DELTA = 1e-10  # the δ whose ε the default FFT tilt aims at
 
 
+@validated_methods
 class PrivacyLossDistribution:
     r"""Discretised privacy loss distribution(s) of a mechanism; δ is the worse direction.
 
@@ -44,9 +46,14 @@ class PrivacyLossDistribution:
     """
 
     def __init__(self, grids):
-        grids = tuple(grids)
+        try:
+            grids = tuple(grids)
+        except TypeError as err:
+            raise TypeError(f"grids must be a sequence of 1 or 2 LossGrid (got {type(grids).__name__})") from err
         if not 1 <= len(grids) <= 2:
-            raise ValueError("a PrivacyLossDistribution holds 1 or 2 grids")
+            raise ValueError(f"grids must hold 1 or 2 LossGrid (got {len(grids)})")
+        if not all(isinstance(g, LossGrid) for g in grids):
+            raise TypeError(f"grids must be LossGrid objects (got {[type(g).__name__ for g in grids]})")
         if len({g.pessimistic for g in grids}) != 1:
             raise ValueError("grids must all be pessimistic or all optimistic")
         self.grids = grids
@@ -149,7 +156,8 @@ class PrivacyLossDistribution:
         return t if t.ndim else float(t)
 
     def delta(self, epsilon):
-        """δ(ε), maximised over the directions."""
+        """δ(ε) ∈ [0, 1], maximised over the directions (ε a real number or array; ε = ±∞ allowed)."""
+        epsilon = check_real(epsilon, "epsilon")
         vals = [np.asarray(g.delta(epsilon)) for g in self.grids]
         return scalar_or_array(np.maximum.reduce(vals))
 

@@ -15,6 +15,7 @@ central limit, an approximation rather than a bound.
 """
 
 import math
+import sys
 import warnings
 
 from .._validation import (
@@ -31,6 +32,9 @@ from .._validation import (
 )
 from .constructors import MAX_INTERVAL, pld_subsampled_gaussian
 from .grid import DEFAULT_TAIL_MASS, MAX_POINTS
+
+
+_LOG_MAX_FLOAT = math.log(sys.float_info.max)
 
 
 @named_shapes
@@ -53,11 +57,14 @@ def dpsgd_clt_mu(q, sigma, steps):
     Returns
     -------
     float
+        μ, computed in log space as log μ = log q + ½ log T + ½ (1/σ² + log(1 − e^{−1/σ²}))
+        (e^{1/σ²} alone overflows below σ ≈ 0.0376 while μ may still be a float).
 
     Raises
     ------
     ValueError
-        For parameters outside their ranges.
+        For parameters outside their ranges, or when μ exceeds the largest float (≈ 1.8e308:
+        σ below about 0.0266 for q√T near 1); no value is capped.
 
     References
     ----------
@@ -72,7 +79,14 @@ def dpsgd_clt_mu(q, sigma, steps):
     q = float(check_probability(q, "q"))
     sigma = check_noise_multiplier(sigma)
     steps = check_steps(steps)
-    return q * math.sqrt(steps) * math.sqrt(math.expm1(min(1.0 / sigma**2, 700.0)))
+    if q == 0.0:
+        return 0.0
+    inv = 1.0 / sigma**2
+    log_mu = math.log(q) + 0.5 * math.log(steps) + 0.5 * (inv + math.log(-math.expm1(-inv)))
+    if log_mu > _LOG_MAX_FLOAT:
+        raise ValueError(f"dpsgd_clt_mu: μ = e^{log_mu:.6g} exceeds the largest float for q = {q:g}, sigma = {sigma:g}, "
+                         f"steps = {steps} (log μ must be ≤ {_LOG_MAX_FLOAT:.6g}); use a larger sigma")
+    return math.exp(log_mu)
 
 
 @named_shapes
