@@ -232,4 +232,7 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
         noise = rng.normal(0.0, sigma * clip, size=theta.shape)  # N(0, σ²C² I)
         s = g.sum(axis=0) + noise                  # 4. the noisy sum
         theta = theta - lr * s / (q * n)           # 5. step; qn is the expected batch size
+        if not np.all(np.isfinite(theta)):
+            raise ValueError(f"dp_sgd: the iterate left the float range at step {_ + 1} of {steps} (lr = {lr:g}, "
+                             f"clip = {clip:g}, sigma = {sigma:g}, q = {q:g}); use a smaller lr, clip or sigma")
     return theta
