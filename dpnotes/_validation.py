@@ -124,6 +124,24 @@ def check_work(estimate, limit, what, remedy):
         raise ValueError(f"{what} needs about {estimate:.3g} operations or points (limit {limit:.3g}); {remedy}")
 
 
+#: the most memory one public call may allocate (bytes): 2 GB with room for the interpreter and its inputs
+MAX_BYTES = 1.5 * 2**30
+#: the most time one public call may take on a 2-core machine (estimated from measured rates)
+MAX_SECONDS = 10.0
+
+
+def check_cost(what, remedy, *, seconds=0.0, nbytes=0.0):
+    """Refuse, before any allocation, a call whose estimated time or memory exceeds the limits.
+
+    ``seconds`` and ``nbytes`` are the caller's estimates (from the arguments that drive the cost,
+    with rates measured on a 2-core machine); the message names both, the limits and ``remedy``
+    (what to change).
+    """
+    if not (seconds <= MAX_SECONDS and nbytes <= MAX_BYTES):
+        raise ValueError(f"{what} needs about {seconds:.3g} s and {nbytes / 2**20:.4g} MB (limits {MAX_SECONDS:g} s and "
+                         f"{MAX_BYTES / 2**20:.0f} MB); {remedy}")
+
+
 def check_pmf_pair(p, q, *, require_same_support=True):
     """Two 1-D pmfs of equal length (entries ≥ 0 summing to 1), as float arrays; with
     ``require_same_support`` also the same support (where a privacy loss is defined)."""

@@ -16,6 +16,7 @@ import numpy as np
 from ._validation import (
     check_array,
     check_choice,
+    check_cost,
     check_count,
     check_int,
     check_interval,
@@ -318,6 +319,9 @@ def noisy_sgd_logistic_simulation(n=100, d=2, sigma=1.0, alpha=2.0, eta=None, ra
     n = int(check_count(n, "n", maximum=10**6))
     d = int(check_count(d, "d", maximum=10**4))
     check_work(float(n) * n * d, 1e10, f"n = {n}, d = {d} (n steps over n × d data)", "use a smaller n or d")
+    # the (n + 1) × n margins, their losses and a temporary; about 60 µs a step and 2 ns a margin term
+    check_cost(f"noisy_sgd_logistic_simulation(n = {n}, d = {d})", "use a smaller n (or d)",
+               seconds=6e-5 * n + 2e-9 * n * n * d, nbytes=8.0 * (3 * (n + 1.0) * n + 2 * (n + 1.0) * d))
     sigma = float(check_positive(sigma, "sigma"))
     alpha = float(check_order(alpha))
     radius = float(check_positive(radius, "radius"))

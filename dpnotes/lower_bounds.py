@@ -24,7 +24,7 @@ intervals is the independent check.
 import numpy as np
 import mpmath as mp
 
-from ._validation import check_choice, check_count, check_int, check_positive, check_work, named_shapes
+from ._validation import check_choice, check_cost, check_count, check_int, check_positive, check_work, named_shapes
 
 __all__ = [
     "estimator_moments",
@@ -156,6 +156,10 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     dps = int(check_count(dps, "dps", minimum=15))
     if dps > 1000:
         raise ValueError(f"dps must be in [15, 1000] (got {dps})")
+    # (n + 1)² Beta functions in mpmath: about 0.1 ms each at up to 50 digits on a busy 2-core machine
+    check_cost(f"fingerprinting_terms(n = {n}, dps = {dps}) ({(n + 1) ** 2} Beta integrals in mpmath)",
+               "use a smaller n (about 300 at most) or fingerprinting_monte_carlo",
+               seconds=1e-4 * (n + 1) ** 2 * max(1.0, dps / 50.0))
     ctx = mp.MPContext()  # a private context: the process-wide mpmath precision is never touched
     ctx.dps = dps
     f1 = [ctx.mpf(float(v)) for v in m1]

@@ -140,8 +140,9 @@ def check_value(label, value):
     if any(math.isnan(x) for x in nums):
         return "NaN in the result"
     short = label.rsplit(".", 1)[-1]
-    if PROBABILITY.match(short) and not short.startswith("log_") and any(not 0.0 <= x <= 1.0 for x in nums):
-        bad = [x for x in nums if not 0.0 <= x <= 1.0][:3]
+    probs = fuzz_api._numbers(value[0]) if isinstance(value, tuple) and value else nums  # (δ, its companion)
+    if PROBABILITY.match(short) and not short.startswith("log_") and any(not 0.0 <= x <= 1.0 for x in probs):
+        bad = [x for x in probs if not 0.0 <= x <= 1.0][:3]
         return f"a probability outside [0, 1]: {bad}"
     if NONNEGATIVE.match(short) and not PROBABILITY.match(short) and any(x < 0 for x in nums):
         return f"negative {min(nums):g}"

@@ -316,10 +316,35 @@ class LossGrid:
                         min(inf_mass, 1.0), self.pessimistic, error, tilt=lam,
                         log_tilt_error=log_tilt_error, inf_error=inf_error)
 
+    def check_composed_size(self, count, tail_mass=DEFAULT_TAIL_MASS):
+        r"""Refuse, before any convolution, a ``count``-fold composition whose grid would exceed the size limit.
+
+        The composed loss has mean T·m and standard deviation √T·s (m, s of this grid's law, T =
+        ``count``); by the central limit its kept window is about 2z√T·s wide, z = √(2 log(1/τ)) for
+        the tail mass τ cut from each side, so it needs about 2z√T·s/h + n points (h the interval,
+        n this grid's points). Returns that estimate when it is within :data:`MAX_POINTS`.
+        """
+        count = int(check_count(count, "count"))
+        tail_mass = check_tail_mass(tail_mass)
+        p, n = self.probs, self.probs.size
+        mass = float(p.sum())
+        if count == 1 or n <= 1 or mass <= 0:
+            return n
+        idx = np.arange(n, dtype=float)
+        mean = float(np.dot(p, idx)) / mass
+        sd = math.sqrt(max(float(np.dot(p, (idx - mean) ** 2)) / mass, 0.0))  # in grid steps
+        z = math.sqrt(2.0 * math.log(1.0 / (tail_mass / count)))
+        estimate = 2.0 * z * math.sqrt(count) * sd + n
+        check_grid_points(estimate, f"the {count}-fold composition of a grid of {n} points (interval {self.interval:g})",
+                          "use a larger interval or tail_mass, or a smaller count")
+        return estimate
+
     def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS):
         """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``)."""
         count = int(check_count(count, "count"))
-        tail_mass = check_tail_mass(tail_mass) / count  # a cut at one level is repeated up to `count` times
+        tail_mass = check_tail_mass(tail_mass)
+        self.check_composed_size(count, tail_mass)
+        tail_mass = tail_mass / count  # a cut at one level is repeated up to `count` times
         result, base = None, self
         while count:
             if count & 1:
@@ -356,6 +381,7 @@ class LossGrid:
         count = int(check_count(count, "count"))
         if count == 1:
             return self
+        self.check_composed_size(count, check_tail_mass(tail_mass))
         if self.error > 0 or self.inf_error > 0:
             raise ValueError("power composes a grid that carries no round-off yet")
         tail_mass = check_tail_mass(tail_mass)
