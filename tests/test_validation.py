@@ -287,3 +287,196 @@ def test_hockey_stick_lies_in_the_unit_interval_and_falls_with_epsilon(pair, eps
     p, q = p / p.sum(), q / q.sum()
     d1, d2 = hockey_stick_divergence(p, q, eps[0]), hockey_stick_divergence(p, q, eps[1])
     assert 0.0 <= d2 <= d1 + 1e-15 <= 1.0 + 1e-15
+
+
+# ----------------------------------------------------------------------------- issue 28: the reproducers
+
+import dpnotes  # noqa: E402
+from dpnotes.pld import LossGrid, PrivacyLossDistribution  # noqa: E402
+
+
+def test_exported_constants_cannot_be_changed_in_place():
+    before = dpnotes.dpsgd_epsilon(0.01, 4.0, 10000, 1e-5, route="rdp-mironov")
+    for constant in (dpnotes.DEFAULT_ORDERS, dpnotes.ROUTE3_ORDERS, dpnotes.subsampling.ORDER_LADDER):
+        with pytest.raises(ValueError, match="read-only"):
+            constant[:] = 1.5
+    with pytest.raises(TypeError):
+        dpnotes.STEP_RULES["given"] = "changed"
+    with pytest.raises(TypeError):
+        dpnotes.STEP_RULES["new"] = "added"
+    assert dpnotes.dpsgd_epsilon(0.01, 4.0, 10000, 1e-5, route="rdp-mironov") == before
+    assert "given" in dpnotes.STEP_RULES and len(dpnotes.STEP_RULES) == 5
+
+
+def test_every_delta_stays_in_the_unit_interval_and_a_vacuous_one_is_one():
+    assert dpnotes.epsilon_delta_basic_composition([1.0] * 3, [0.5] * 3) == (3.0, 1.0)
+    assert dpnotes.epsilon_delta_basic_composition([1.0] * 3, [0.25] * 3)[1] == 0.75  # below 1: the plain sum
+    eps, delta = dpnotes.epsilon_delta_advanced_composition(0.1, 0.5, 100, 1e-5)
+    assert delta == 1.0 and eps == dpnotes.epsilon_advanced_composition(0.1, 100, 1e-5, form="zcdp")
+    assert dpnotes.delta_sup_over_sets(dpnotes.privacy_loss_laplace(1e-6), 1.0) == 1.0 - 0.0  # ≤ 1, not 1 + 4e-11
+    loss = dpnotes.privacy_loss_laplace(1e-6)
+    for f in (dpnotes.delta_tail_difference, dpnotes.delta_expected_hinge, dpnotes.delta_tail_integral):
+        assert 0.0 <= f(loss, 1.0) <= 1.0
+
+
+@pytest.mark.parametrize("sigma", [1.0, 0.1, 0.05, 0.038, 0.03, 0.027])
+def test_dpsgd_clt_mu_is_exact_without_a_cap(sigma):
+    """μ = q√T√(e^{1/σ²} − 1) against 40-digit mpmath, also where e^{1/σ²} overflows a double (σ < 0.0376)."""
+    q, steps = 0.01, 100
+    with mpmath.workdps(40):
+        exact = mpmath.mpf(q) * mpmath.sqrt(steps) * mpmath.sqrt(mpmath.expm1(1 / mpmath.mpf(sigma) ** 2))
+        assert abs(dpnotes.dpsgd_clt_mu(q, sigma, steps) / exact - 1) < 1e-12
+
+
+def test_dpsgd_clt_mu_beyond_the_float_range_is_refused_by_name():
+    with pytest.raises(ValueError, match="sigma"):
+        dpnotes.dpsgd_clt_mu(0.01, 0.02, 100)  # μ ≈ 7e541
+    assert dpnotes.dpsgd_clt_mu(0.0, 0.02, 100) == 0.0
+
+
+def test_no_nan_from_valid_input():
+    from dpnotes.iteration import rdp_noisy_sgd_all_iterates, smoothness_constant
+    from dpnotes.properties import quasi_convexity_sides
+
+    lhs, mid, rhs = quasi_convexity_sides([1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.4, 0.6], 0.0, 3.0)
+    assert math.isinf(lhs) and math.isinf(mid) and math.isinf(rhs)  # D(P‖Q) = ∞ with weight 1
+    lhs, mid, rhs = quasi_convexity_sides([0.5, 0.5], [0.4, 0.6], [1.0, 0.0], [0.0, 1.0], 0.0, 1.0)
+    assert mid == pytest.approx(float(dpnotes.renyi_divergence(np.array([0.5, 0.5]), np.array([0.4, 0.6]), 1.0)))
+    x = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]])
+    for scale in (1e-200, 1.0, 1e100, 1e150):  # λ_max(XᵀX/n) scales as scale², computed without overflow
+        assert smoothness_constant(x * scale) == pytest.approx(smoothness_constant(x) * scale**2, rel=1e-12)
+    with pytest.raises(ValueError, match="X"):
+        smoothness_constant(x * 1e200)  # β ≈ 1e401: beyond the float range, refused
+    assert rdp_noisy_sgd_all_iterates(2.0, 5e-324, 1e-300) == pytest.approx(2.0 * 2.0 * (5e-324 / 1e-300) ** 2)
+
+
+def test_methods_of_public_classes_validate_like_the_functions():
+    loss = dpnotes.privacy_loss_laplace(1.0)
+    with pytest.raises(ValueError, match="z must not be NaN"):
+        loss.sf(float("nan"))
+    with pytest.raises(TypeError, match="z"):
+        loss.sf_q("1.0")
+    with pytest.raises(ValueError, match="n must be"):
+        loss.sample(-1)
+    pld = dpnotes.pld_gaussian(1.0)
+    with pytest.raises(TypeError, match="epsilon"):
+        pld.delta("1.0")
+    with pytest.raises(ValueError, match="delta"):
+        pld.epsilon(1.5)
+    with pytest.raises(ValueError, match="count"):
+        pld.self_compose(0)
+    with pytest.raises(TypeError, match="grids"):
+        PrivacyLossDistribution(["not a grid"])
+    with pytest.raises(ValueError, match="probs must be masses"):
+        LossGrid(0.0, 0.5, [0.7, -0.2], 0.0, True)
+    with pytest.raises(ValueError, match="total mass"):
+        LossGrid(0.0, 0.5, [0.7, 0.6], 0.0, True)
+    with pytest.raises(ValueError, match="interval"):
+        LossGrid(0.0, -0.5, [0.5, 0.5], 0.0, True)
+    with pytest.raises(ValueError, match="inf_mass"):
+        LossGrid(0.0, 0.5, [0.5, 0.5], 2.0, True)
+    grid = LossGrid(0.0, 0.5, [0.5, 0.25], 0.25, True)
+    assert grid.delta(math.inf) == pytest.approx(0.25, rel=1e-7)  # only the atom at +∞ is left
+    assert grid.delta(-math.inf) == pytest.approx(1.0, rel=1e-7)  # every loss is above −∞
+
+
+@pytest.mark.parametrize("mu", [1e-2 * 0.999, 1e-4, 1e-7, 1e-9, 1e-12, 1e-50, 1e-300])
+def test_gaussian_delta_keeps_its_relative_accuracy_for_tiny_mu(mu):
+    """δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) against mpmath (with enough digits for the cancellation)."""
+    for ratio in (0.0, 0.1, 1.0, 3.0, 10.0):
+        eps = ratio * mu
+        with mpmath.workdps(60 + int(1.2 * abs(math.log10(mu)))):
+            e, m = mpmath.mpf(eps), mpmath.mpf(mu)
+            exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+            if exact > 1e-300:  # below, δ itself is not a normal double (log δ still is)
+                assert abs(mpmath.mpf(dpnotes.delta_gaussian(eps, mu)) / exact - 1) < 1e-12
+            assert abs(dpnotes.log_delta_gaussian(eps, mu) - mpmath.log(exact)) < 1e-12
+
+
+@pytest.mark.parametrize("call", [
+    lambda big: dpnotes.rdp_gaussian(big, 1.0),
+    lambda big: dpnotes.dpsgd_epsilon(0.01, 1.0, big, 1e-5),
+    lambda big: dpnotes.epsilon_advanced_composition(0.1, big, 1e-5),
+    lambda big: dpnotes.delta_gaussian(1.0, big),
+    lambda big: dpnotes.pld_gaussian(1.0).self_compose(big),
+])
+def test_python_ints_beyond_the_float_range_are_refused_by_name(call):
+    with pytest.raises(ValueError, match="2\\*\\*1024"):
+        call(2**1024 + 1)
+
+
+def _main_examples():
+    """(name, thunk) of the docstring example call of every function exported by ``dpnotes``."""
+    out = []
+    for module_name, name in FUNCTIONS:
+        if name not in dpnotes.__all__:
+            continue
+        try:
+            args, kwargs = fuzz_api.example_call(module_name, name)
+        except LookupError:
+            continue
+        out.append((name, getattr(importlib.import_module(module_name), name), args, kwargs))
+    return out
+
+
+_SLOW_EXAMPLES = ("bracket", "claim26", "reproduce", "membership", "published", "dpsgd_logistic", "minimiser_path",
+                  "composed_plds", "fingerprinting", "dp_sgd", "noisy_sgd", "conjecture")
+
+
+def test_a_callers_floating_point_error_state_changes_nothing_and_no_runtime_warning_escapes():
+    """Every exported function's example (the slow ones aside) under ``np.seterr(all="raise")`` gives the same
+    value as under numpy's default state, and under ``"warn"`` no RuntimeWarning reaches the caller."""
+    examples = [e for e in _main_examples() if not any(s in e[0] for s in _SLOW_EXAMPLES)]
+    assert len(examples) >= 60
+    failures = []
+    for name, fn, args, kwargs in examples:
+        with np.errstate(all="warn"), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            expected = fn(*args, **kwargs)
+        escaped = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+        if escaped:
+            failures.append(f"{name}: {escaped[0].message}")
+        old = np.seterr(all="raise")
+        try:
+            got = fn(*args, **kwargs)
+        except FloatingPointError as err:
+            failures.append(f"{name}: FloatingPointError {err}")
+            continue
+        finally:
+            np.seterr(**old)
+        if fuzz_api._numbers(got) != fuzz_api._numbers(expected):
+            failures.append(f"{name}: {got!r:.80} != {expected!r:.80}")
+    assert np.geterr()["all" if "all" in np.geterr() else "over"] in ("warn", "ignore", "raise")
+    assert not failures, "\n".join(failures)
+
+
+def test_messages_name_what_the_caller_passed():
+    with pytest.raises(ValueError, match="sensitivity/scale"):
+        dpnotes.privacy_loss_laplace(1e-300, 1e300)  # no "t" the caller never saw
+    from dpnotes.dpsgd_training import dp_sgd
+
+    x, y = np.ones((4, 2)), np.array([1.0, -1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match="lr"):
+        dp_sgd(x, y, q=0.5, sigma=1.0, clip=1e300, lr=1e10, steps=10)  # not "theta"
+    from dpnotes.properties import quasi_convexity_sides
+
+    with pytest.raises(ValueError, match="p2"):
+        quasi_convexity_sides([0.5, 0.5], [0.5, 0.5], [0.5, 0.6], [0.5, 0.5], 0.5, 2.0)
+    with pytest.raises(ValueError, match="steps"):
+        dpnotes.dpsgd_epsilon_pld(0.01, 1.0, 10**12, 1e-5)  # not the "interval" the caller never passed
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda: dpnotes.pld_gaussian(1.0, interval=1e-2).self_compose(10**8), "count"),
+    (lambda: dpnotes.synthetic_classification(30000, 30000), "n or d"),
+    (lambda: dpnotes.iteration.noisy_sgd_logistic_simulation(n=10000), "n"),
+    (lambda: dpnotes.erm_hinge(*dpnotes.synthetic_classification(1000, 3)), "records"),
+    (lambda: dpnotes.lower_bounds.fingerprinting_terms(1000), "n"),
+    (lambda: dpnotes.joint_dp_epsilon(dpnotes.joint_dp.own_record_mechanism, 14), "agents"),
+])
+def test_costly_calls_are_refused_before_the_work_with_their_estimate(call, names):
+    """Refusals name the estimate (time, memory or grid points) and what to change; they come before any
+    large allocation, so they are cheap (the fuzz records their time and memory, tools/fuzz_calls.py)."""
+    with pytest.raises(ValueError, match="needs about") as info:
+        call()
+    assert names in str(info.value)

@@ -179,7 +179,10 @@ class LossGrid:
     def delta(self, epsilon):
         """δ(ε) of this grid (an upper bound if pessimistic, a lower bound if not), in [0, 1]."""
         eps = check_real(epsilon, "epsilon")
-        flat = [self._bound(float(e)) for e in eps.ravel()]
+        # δ is constant beyond the last grid loss (the atom at +∞ only) and equal to its value at ε = −∞ in
+        # floating point below shift − 800 (e^{ε−ℓ_i} = 0): ε = ±∞ is read there
+        low, high = self.shift - 800.0, self.shift + self.interval * self.probs.size + 1.0
+        flat = [self._bound(min(max(float(e), low), high)) for e in eps.ravel()]
         return scalar_or_array(np.reshape(flat, eps.shape))
 
     def epsilon(self, delta):
