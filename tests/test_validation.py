@@ -480,3 +480,89 @@ def test_costly_calls_are_refused_before_the_work_with_their_estimate(call, name
     with pytest.raises(ValueError, match="needs about") as info:
         call()
     assert names in str(info.value)
+
+
+# ----------------------------------------------------------------------------- issue 28: properties against a second route
+
+_ROUTE_SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+                           suppress_health_check=[HealthCheck.too_slow])
+
+
+@_ROUTE_SETTINGS
+@given(st.floats(-12.0, 1.4), st.floats(-3.0, 1.5))
+def test_gaussian_delta_against_mpmath(log_mu, log_ratio):
+    """δ(ε) of the Gaussian mechanism (any μ from 1e-12 to 25, ε = μ·10^x) to 1e-11 relative, vs 60+ digits."""
+    mu = 10.0**log_mu
+    eps = mu * 10.0**log_ratio
+    with mpmath.workdps(60 + int(1.2 * abs(log_mu))):
+        e, m = mpmath.mpf(eps), mpmath.mpf(mu)
+        exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+        if exact > 1e-300:
+            assert abs(mpmath.mpf(dpnotes.delta_gaussian(eps, mu)) / exact - 1) < 1e-11
+
+
+@_ROUTE_SETTINGS
+@given(st.floats(-4.0, 0.0), st.floats(0.02, 5.0), st.integers(1, 10**9))
+def test_dpsgd_clt_mu_against_mpmath(log_q, sigma, steps):
+    q = 10.0**log_q
+    with mpmath.workdps(40):
+        exact = mpmath.mpf(q) * mpmath.sqrt(steps) * mpmath.sqrt(mpmath.expm1(1 / mpmath.mpf(sigma) ** 2))
+        if exact < mpmath.mpf("1e300"):
+            assert abs(dpnotes.dpsgd_clt_mu(q, sigma, steps) / exact - 1) < 1e-12
+        else:
+            with pytest.raises(ValueError, match="sigma"):
+                dpnotes.dpsgd_clt_mu(q, sigma, steps)
+
+
+@_ROUTE_SETTINGS
+@given(st.lists(st.tuples(st.floats(0.0, 3.0), st.floats(0.0, 1.0)), min_size=1, max_size=30))
+def test_basic_composition_against_exact_rational_sums(pairs):
+    from fractions import Fraction
+
+    eps, deltas = zip(*pairs)
+    e, d = dpnotes.epsilon_delta_basic_composition(list(eps), list(deltas))
+    exact_d = min(sum(Fraction(x) for x in deltas), Fraction(1))
+    assert 0.0 <= d <= 1.0 and abs(Fraction(d) - exact_d) <= Fraction(1, 10**12)
+    assert e == pytest.approx(float(sum(Fraction(x) for x in eps)), rel=1e-12, abs=1e-300)
+
+
+@_ROUTE_SETTINGS
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=12), st.floats(0.0, 0.5), st.floats(-3.0, 3.0),
+       st.floats(0.05, 1.0), st.floats(-5.0, 5.0))
+def test_loss_grid_delta_against_its_defining_sum(weights, inf_mass, shift, interval, eps):
+    """LossGrid.delta (an upper bound, with its slack) against Σ_{ℓ_i>ε} p_i(1 − e^{ε−ℓ_i}) + p_∞ in mpmath."""
+    w = np.asarray(weights) + 1e-3
+    probs = w / w.sum() * (1.0 - inf_mass)
+    grid = LossGrid(shift, interval, probs, inf_mass, True)
+    exact = mpmath.mpf(inf_mass) + mpmath.fsum(
+        mpmath.mpf(p) * -mpmath.expm1(eps - (shift + i * interval)) for i, p in enumerate(probs)
+        if shift + i * interval > eps)
+    got = grid.delta(eps)
+    assert 0.0 <= got <= 1.0 and exact <= got * (1 + 1e-12) + 1e-15 and got <= exact * (1 + 1e-7) + 1e-15
+    lower = LossGrid(shift, interval, probs, inf_mass, False).delta(eps)
+    assert lower <= exact * (1 + 1e-12) + 1e-15
+
+
+@settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.floats(0.8, 4.0), st.integers(1, 200), st.floats(-9.0, -3.0))
+def test_pld_bracket_of_the_full_batch_gaussian_contains_the_closed_form(sigma, steps, log_delta):
+    """q = 1: T steps are one Gaussian mechanism with μ = √T/σ, whose ε(δ) is exact (Balle & Wang 2018)."""
+    delta = 10.0**log_delta
+    bracket = dpnotes.dpsgd_epsilon_bracket(1.0, sigma, steps, delta, rel_width=1e-2)
+    exact = dpnotes.epsilon_gaussian(delta, math.sqrt(steps) / sigma)
+    assert bracket.lower <= exact * (1 + 1e-9) and exact <= bracket.upper * (1 + 1e-9)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.floats(-3.0, -1.0), st.floats(0.6, 8.0), st.integers(1, 5000), st.floats(-10.0, -3.0))
+def test_dpsgd_rdp_epsilon_never_above_dp_accountings(log_q, sigma, steps, log_delta):
+    """Our RDP route (improved conversion on the default orders) against dp-accounting's RdpAccountant."""
+    import dp_accounting
+    from dp_accounting.rdp import rdp_privacy_accountant as rdp
+
+    q, delta = 10.0**log_q, 10.0**log_delta
+    accountant = rdp.RdpAccountant()
+    accountant.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+    theirs = accountant.get_epsilon(delta)
+    ours = dpnotes.dpsgd_epsilon(q, sigma, steps, delta, route="rdp")
+    assert 0.0 <= ours <= theirs * (1 + 1e-9)

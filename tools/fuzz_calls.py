@@ -544,6 +544,7 @@ def ladders(calls, limit, memory_gib, parallel):
             by_desc[key] = q
             jobs.append((desc, job))
         nxt = []
+        print(f"  … ladders: {len(jobs)} rungs", file=sys.stderr, flush=True)
         for desc, recs in run_jobs(jobs, limit, memory_gib, parallel):
             records.extend(recs)
             q = by_desc[(desc["target"], desc["param"])]
@@ -599,8 +600,10 @@ def main(argv=None):
             jobs.append(({"kind": "composed", "target": check.__name__},
                          composed_job(check, seeds[start:start + 25], opts.limit)))
     records = []
-    for desc, recs in run_jobs(jobs, opts.limit * 20, opts.memory, opts.jobs):
+    for k, (desc, recs) in enumerate(run_jobs(jobs, opts.limit * 20, opts.memory, opts.jobs)):
         records.extend(recs)
+        if k % 25 == 0:
+            print(f"  … {len(records)} calls, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     if not opts.no_ladders:
         records.extend(ladders(calls, opts.limit, opts.memory, opts.jobs))
     counts = collections.Counter((r["kind"], r["outcome"]) for r in records)
