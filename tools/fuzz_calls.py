@@ -13,8 +13,8 @@ also calls that object's methods with drawn arguments. It runs:
   route (round trips ε → δ → ε, δ(ε(δ)) ≤ δ, a PLD upper bound ≥ the closed-form Gaussian δ ≥ its
   lower bound, the four δ(ε) expressions of a privacy loss against the closed form, ...);
 * **resource ladders**: each size argument of each function (ints, array lengths; tail masses,
-  widths and spacings downwards) doubled (or halved) until the call is refused, with its time
-  and peak memory recorded.
+  widths and spacings downwards) multiplied by 4 (or divided by 100) rung by rung until the call
+  is refused, fails or passes a limit, with its time and peak memory recorded.
 
 Every call runs in its own forked process under ``np.seterr(all="raise")`` (a caller's error
 state must change nothing), with warnings recorded, an address-space limit of the process size
@@ -491,15 +491,15 @@ def ladder_rungs(arguments, fn):
         if isinstance(v, bool) or p in ("seed", "rng", "random_state"):
             continue
         if isinstance(v, (int, np.integer)) and int(v) >= 1:
-            out.append((p, [int(v) * 2**k for k in range(1, 41)]))
+            out.append((p, [int(v) * 4**k for k in range(1, 21)]))
         elif isinstance(v, float) and SMALL_DRIVES_COST.search(p) and 0 < v < 1:
-            out.append((p, [v * 10.0 ** -k for k in range(1, 31)]))
+            out.append((p, [v * 100.0 ** -k for k in range(1, 16)]))
         elif isinstance(v, (list, np.ndarray)) and np.ndim(v) >= 1 and np.size(v) >= 1:
             try:
                 arr = np.asarray(v, dtype=float)
             except (TypeError, ValueError):
                 continue
-            out.append((p, [("resize", arr, arr.shape[0] * 2**k) for k in range(1, 25)]))
+            out.append((p, [("resize", arr, arr.shape[0] * 4**k) for k in range(1, 13)]))
     return out
 
 

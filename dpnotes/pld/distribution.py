@@ -121,7 +121,7 @@ class PrivacyLossDistribution:
         """
         count = int(check_count(count, "count"))
         if (delta is None) == (epsilon is None):
-            raise ValueError("give exactly one of delta and epsilon")
+            raise ValueError(f"give exactly one target, delta or epsilon (got delta = {delta!r}, epsilon = {epsilon!r})")
         if delta is not None:
             log_inv_delta = math.log(1.0 / float(check_delta(delta)))
         else:

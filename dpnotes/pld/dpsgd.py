@@ -20,6 +20,7 @@ import warnings
 from statistics import NormalDist
 
 from .._validation import (
+    MAX_SECONDS,
     check_cost,
     check_count,
     check_delta,
@@ -553,8 +554,10 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
               else (interval, None))
     lam = _given_or_pilot_tilt(tilt, lam)
     finest = _finest_interval(q, sigma, steps)
+    while interval is None and _dpsgd_seconds(q, sigma, steps, finest, tail_mass, 1, "power")[0] > MAX_SECONDS:
+        finest *= 1.25  # the finest grid computed within the time limit
     if interval is None and d < finest:
-        warnings.warn(f"the grid for rel_width = {rel_width:g} (interval {d:.3g}) exceeds the grid-size limit; "
+        warnings.warn(f"the grid for rel_width = {rel_width:g} (interval {d:.3g}) exceeds the grid-size or time limit; "
                       f"the upper bound is computed at interval {finest:.3g}, less accurate than asked "
                       f"(it stays a valid upper bound)", RuntimeWarning, stacklevel=2)
         d = finest

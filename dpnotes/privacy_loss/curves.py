@@ -362,6 +362,7 @@ def epsilon_randomized_response(delta, p):
     return scalar_or_array(np.where(m + delta >= 1.0, 0.0, np.maximum(val, 0.0)))
 
 
+@named_shapes
 def exact_epsilon_rr_composition(eps0, k, delta):
     r"""Exact smallest ε with δ(ε) ≤ δ for the k-fold composition of ε₀ randomized response.
 

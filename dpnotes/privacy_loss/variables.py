@@ -298,7 +298,13 @@ def privacy_loss_discrete(p, q):
     idx = np.arange(p.size)
 
     def lookup(table):
-        return lambda y: table[np.asarray(y, dtype=int)]
+        def at(y):  # y an outcome index 0 … n − 1 (integer-valued)
+            y = np.asarray(y, dtype=float)
+            if not np.all((y == np.round(y)) & (y >= 0) & (y < table.size)):
+                raise ValueError(f"y must be outcome indices, integers in [0, {table.size - 1}] (got {np.ravel(y)[:3]})")
+            return table[y.astype(int)]
+
+        return at
 
     def sf(zz):
         zz = np.asarray(zz, float)
