@@ -25,6 +25,7 @@ from dpnotes._validation import (broadcast, check_array, check_bool, check_choic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import fuzz_api  # noqa: E402  (the one definition of the public API and of a named error)
+import fuzz_calls  # noqa: E402,F401  (the fuzz of calls, methods, composed calls and ladders)
 
 FUNCTIONS = sorted(fuzz_api.public_functions())
 CASES = [(key, job) for key, job in fuzz_api.jobs() if key[3] == "invalid"]
@@ -566,3 +567,19 @@ def test_dpsgd_rdp_epsilon_never_above_dp_accountings(log_q, sigma, steps, log_d
     theirs = accountant.get_epsilon(delta)
     ours = dpnotes.dpsgd_epsilon(q, sigma, steps, delta, route="rdp")
     assert 0.0 <= ours <= theirs * (1 + 1e-9)
+
+
+# ----------------------------------------------------------------------------- issue 28: a slice of the fuzz
+
+
+@pytest.mark.parametrize("module, calls", [("dpnotes.privacy_loss", 80), ("dpnotes.composition", 40),
+                                           ("dpnotes.conversion", 30)])
+def test_a_deterministic_slice_of_the_call_fuzz_finds_no_defect(module, calls, capsys):
+    """tools/fuzz_calls.py on one module (fixed seed, no ladders): random calls under seterr(all="raise"), the
+    methods of what they return and the composed checks; no silent wrong value, unnamed or other error,
+    escaped warning, or call over its limits. The full run (≥ 20,000 calls with the ladders) is a tool."""
+    import fuzz_calls
+
+    code = fuzz_calls.main(["--calls", str(calls), "--methods", "5", "--composed", "2", "--no-ladders", "--seed", "5",
+                            "--only", module, "--jobs", "1", "--limit", "600"])  # no time criterion
+    assert code == 0, capsys.readouterr().out[-3000:]
