@@ -341,10 +341,21 @@ class LossGrid:
         mean = float(np.dot(p, idx)) / mass
         sd = math.sqrt(max(float(np.dot(p, (idx - mean) ** 2)) / mass, 0.0))  # in grid steps
         z = math.sqrt(2.0 * math.log(1.0 / (tail_mass / count)))
-        estimate = 2.0 * z * math.sqrt(count) * sd + n
+        # the window kept: beyond u above (below) the mean the composed index has mass ≤ τ = tail_mass/T by
+        # Chernoff, P(J − T·mean > u) ≤ exp(T·κ(μ) − μu), κ the centred log-MGF of one step's index (heavy
+        # tails included); never more than the full support T(n − 1) + 1
+        with np.errstate(divide="ignore"):
+            log_p = np.log(p / mass)
+        log_tau = math.log(tail_mass / count)
+        mus = np.geomspace(1e-6, 50.0, 40) / max(sd, 1e-12)
+        width = 0.0
+        for sign in (1.0, -1.0):
+            kappa = logsumexp(log_p[None, :] + sign * mus[:, None] * (idx - mean)[None, :], axis=1)
+            width += float(np.min((count * kappa - log_tau) / mus))
+        estimate = min(width + n, count * (n - 1.0) + 1.0)
         what = f"the {count}-fold composition of a grid of {n} points (interval {self.interval:g})"
         remedy = "use a larger interval or tail_mass, or a smaller count"
-        check_grid_points(estimate, what, remedy)
+        check_grid_points(2.0 * estimate, what + " (convolving two halves of about that window)", remedy)
         # by squaring: one convolution (plain and tilted FFTs) per level j, of about 2z√(2^j)·sd + n points;
         # by one power of the transform: the last window, with log₂T multiplications
         levels = max(math.ceil(math.log2(count)), 1)
