@@ -31,7 +31,7 @@ limit, or finished after it) and ``over memory`` (peak above the memory limit).
 
 Usage::
 
-    python tools/fuzz_calls.py [--calls N] [--methods M] [--composed N] [--no-ladders]
+    python tools/fuzz_calls.py [--calls N] [--methods M] [--composed N] [--no-ladders] [--budget SECONDS]
                                [--limit SECONDS] [--memory GIB] [--seed S] [--jobs J] [--json PATH]
 
 Prints the counts by kind and outcome, the slowest and largest ladder rungs, and the defects;
@@ -522,8 +522,9 @@ def ladder_step_job(module_name, name, arguments, param, value, limit):
     return job
 
 
-def ladders(calls, limit, memory_gib, parallel):
-    """Run every ladder rung by rung (each ladder stops at its first refusal, error or over-limit rung)."""
+def ladders(calls, limit, memory_gib, parallel, deadline=math.inf):
+    """Run every ladder rung by rung (each ladder stops at its first refusal, error or over-limit rung);
+    no new rung starts after ``deadline`` (time.time()), and the unfinished ladders are counted."""
     queues = []
     for module_name, name, arguments in calls:
         fn = getattr(importlib.import_module(module_name), name)
@@ -531,7 +532,7 @@ def ladders(calls, limit, memory_gib, parallel):
             queues.append([module_name, name, arguments, param, list(values)])
     records = []
     active = queues
-    while active:
+    while active and time.time() < deadline:
         batch = []
         for q in active:
             value = q[4].pop(0)
@@ -551,6 +552,10 @@ def ladders(calls, limit, memory_gib, parallel):
             if recs[-1]["outcome"] == "value" and q[4]:
                 nxt.append(q)
         active = nxt
+    if active:
+        print(f"  … {len(active)} ladders unfinished at the time budget", file=sys.stderr, flush=True)
+        records.append({"kind": "ladder", "target": "(budget)", "param": "", "value": "", "outcome": "unfinished",
+                        "detail": f"{len(active)} ladders", "seconds": 0.0, "mb": 0.0})
     return records
 
 
@@ -566,6 +571,7 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default=None, help="a function name (substring) to restrict the random calls to")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--budget", type=float, default=math.inf, help="seconds after which no new ladder rung starts")
     ap.add_argument("--show", type=int, default=40)
     opts = ap.parse_args(argv)
     t0 = time.time()
@@ -605,7 +611,7 @@ def main(argv=None):
         if k % 25 == 0:
             print(f"  … {len(records)} calls, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     if not opts.no_ladders:
-        records.extend(ladders(calls, opts.limit, opts.memory, opts.jobs))
+        records.extend(ladders(calls, opts.limit, opts.memory, opts.jobs, deadline=t0 + opts.budget))
     counts = collections.Counter((r["kind"], r["outcome"]) for r in records)
     total = collections.Counter(r["kind"] for r in records)
     print(f"{len(records)} calls in {time.time() - t0:.0f} s (seed {opts.seed}): " +

@@ -159,11 +159,12 @@ def _check_dpsgd_cost(q, sigma, steps, interval, tail_mass=DEFAULT_TAIL_MASS, ki
                seconds=seconds, nbytes=nbytes)
 
 
-#: seconds per grid point of one step's subsampled-Gaussian PLD (a quadrature per bin), and per
-#: point·log₂(points) of an FFT composition (plain and tilted): half the rates measured on this 2-core
-#: machine under a load of 11, about its rates under a load of 4
+#: seconds per grid point of one step's subsampled-Gaussian PLD (a quadrature per bin): half the rate
+#: measured on this 2-core machine under a load of 11; and per point·log₂(points) of the window model of an
+#: FFT composition (plain and tilted), calibrated so that the model meets the measured times of the
+#: default bracket at (q, σ, T) = (256/60000, 1.1, 10⁵) and (0.05, 0.8, 10⁴) on this machine under load
 _SECONDS_PER_STEP_POINT = 6e-6
-_SECONDS_PER_FFT_POINT_LOG = 6e-8
+_SECONDS_PER_FFT_POINT_LOG = 2e-8
 
 
 def _step_points(q, sigma, steps, interval, tail_mass):

@@ -41,9 +41,9 @@ from .._validation import (
 
 UNIT_ROUNDOFF = np.finfo(float).eps
 _REL_SLACK = 1e-8  # relative floating-point allowance on δ (per-bin quadrature and CDFs)
-#: seconds per point·log₂(points) of one FFT convolution with its round-off bounds: half the rate measured on
-#: this 2-core machine under a load of 11 (about its rate under a load of 4)
-_SECONDS_PER_FFT_POINT_LOG = 6e-8
+#: seconds per point·log₂(points) of one FFT convolution with its round-off bounds in the window model of
+#: :meth:`LossGrid.check_composed_size` (the rate of :mod:`dpnotes.pld.dpsgd`'s cost model)
+_SECONDS_PER_FFT_POINT_LOG = 2e-8
 _MASS_SLACK = 1e-6  # total mass a LossGrid may hold above 1 (round-off of composed grids, far below)
 DEFAULT_TAIL_MASS = 1e-16  # mass cut from each tail per construction/convolution
 MAX_POINTS = MAX_GRID_POINTS  # the most grid points of one distribution (an FFT of 2²⁴ doubles, about 0.5 s)
