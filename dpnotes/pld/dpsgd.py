@@ -142,7 +142,7 @@ def _composed_loss_span(q, sigma, steps):
     return steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
 
 
-def _check_dpsgd_cost(q, sigma, steps, interval, tail_mass=DEFAULT_TAIL_MASS, kinds=1, algorithm="power"):
+def _check_dpsgd_cost(q, sigma, steps, interval, tail_mass=DEFAULT_TAIL_MASS, kinds=1, algorithm="power", timed=True):
     """Refuse before any work a DP-SGD composition whose grid would exceed :data:`MAX_POINTS` points,
     or whose estimated time exceeds :data:`dpnotes._validation.MAX_SECONDS`.
 
@@ -153,6 +153,8 @@ def _check_dpsgd_cost(q, sigma, steps, interval, tail_mass=DEFAULT_TAIL_MASS, ki
     """
     check_grid_points(_composed_loss_span(q, sigma, steps) / interval, f"steps = {steps:g} at interval = {interval:.3g}",
                   "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")
+    if not timed:
+        return
     seconds, nbytes = _dpsgd_seconds(q, sigma, steps, interval, tail_mass, kinds, algorithm)
     check_cost(f"the PLD of steps = {steps:g} (q = {q:g}, sigma = {sigma:g}) at interval = {interval:.3g}",
                "use a larger interval or rel_width, fewer steps, or an RDP or CLT route (dpnotes.dpsgd)",
@@ -472,7 +474,11 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
         d = max(d, _finest_interval(q, sigma, steps))  # a miss is then reported
     else:
         d, lam = interval, _given_or_pilot_tilt(tilt, None)
-    _check_dpsgd_cost(q, sigma, steps, d, tail_mass, kinds=2, algorithm=algorithm)
+    # with a rel_width asked for, the first grid is the finest within the time limit (a wider bracket is then
+    # reported, width_met False); the default (the book's stored numbers) keeps its grid and the size limit
+    while auto and not legacy and _dpsgd_seconds(q, sigma, steps, d, tail_mass, 2, algorithm)[0] > MAX_SECONDS:
+        d *= 1.25
+    _check_dpsgd_cost(q, sigma, steps, d, tail_mass, kinds=2, algorithm=algorithm, timed=not legacy)
     kept, last = None, math.inf  # the last bracket computed and its width
     for attempt in range(max_refinements + 1):
         try:
@@ -493,7 +499,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
         aim, most = (0.5, 0.7) if legacy else (0.8, 0.9)
         step = max(min(math.sqrt(aim * rel_width * e_up / width), most), 0.1)
         try:
-            _check_dpsgd_cost(q, sigma, steps, d * step, tail_mass, kinds=2, algorithm=algorithm)
+            _check_dpsgd_cost(q, sigma, steps, d * step, tail_mass, kinds=2, algorithm=algorithm, timed=False)
         except ValueError:
             break  # a finer grid would be too large: report the bracket reached
         d *= step
