@@ -612,6 +612,8 @@ def main(argv=None):
             print(f"  … {len(records)} calls, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     if not opts.no_ladders:
         records.extend(ladders(calls, opts.limit, opts.memory, opts.jobs, deadline=t0 + opts.budget))
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(records, indent=0, default=str))
     counts = collections.Counter((r["kind"], r["outcome"]) for r in records)
     total = collections.Counter(r["kind"] for r in records)
     print(f"{len(records)} calls in {time.time() - t0:.0f} s (seed {opts.seed}): " +
@@ -624,18 +626,16 @@ def main(argv=None):
     if rungs:
         print("slowest ladder rungs:")
         for r in sorted(rungs, key=lambda r: -r["seconds"])[:8]:
-            print(f"  {r['seconds']:6.2f} s {r.get('mb', 0):7.0f} MB  {r['target']}({r['param']}={r['value']}): "
+            print(f"  {r['seconds']:6.2f} s {r.get('mb', 0):7.0f} MB  {r['target']}({r.get('param')}={r.get('value')}): "
                   f"{r['outcome']}")
         print("largest ladder rungs:")
         for r in sorted(rungs, key=lambda r: -r.get("mb", 0))[:8]:
-            print(f"  {r['seconds']:6.2f} s {r.get('mb', 0):7.0f} MB  {r['target']}({r['param']}={r['value']}): "
+            print(f"  {r['seconds']:6.2f} s {r.get('mb', 0):7.0f} MB  {r['target']}({r.get('param')}={r.get('value')}): "
                   f"{r['outcome']}")
     defects = [r for r in records if r["outcome"] in DEFECTS]
     for r in defects[: opts.show]:
-        where = f"({r['param']}={r['value']})" if r["kind"] == "ladder" else str(r.get("args", ""))[:160]
+        where = f"({r.get('param')}={r.get('value')})" if r["kind"] == "ladder" else str(r.get("args", ""))[:160]
         print(f"{r['outcome']:18s} {r['kind']:8s} {r['target']}{where}: {r['detail'][:200]}")
-    if opts.json:
-        Path(opts.json).write_text(json.dumps(records, indent=0, default=str))
     return 1 if defects else 0
 
 

@@ -80,7 +80,7 @@ class PrivacyLossDistribution:
             pairs = ((one.grids[0], g) for g in two.grids)
         return PrivacyLossDistribution([a.compose(b, tail_mass) for a, b in pairs])
 
-    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, tilt="auto", algorithm="squaring"):
+    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, tilt="auto", algorithm="squaring", timed=True):
         r"""``count``-fold composition (count ≥ 1).
 
         ``algorithm="squaring"``: repeated squaring, each convolution by FFT and cut to its
@@ -95,6 +95,9 @@ class PrivacyLossDistribution:
         ``"auto"`` is :meth:`chernoff_tilt` for δ = 1e-10, the smallest δ the book
         uses (larger δ are served by the untilted FFT, which is also computed);
         λ = 0 is one FFT per convolution instead of two.
+
+        Refused before any convolution beyond the grid-size limit and (``timed``, the default) beyond
+        the time limit (:meth:`LossGrid.check_composed_size`).
         """
         count = int(check_count(count, "count"))
         tail_mass = check_tail_mass(tail_mass)
@@ -103,8 +106,9 @@ class PrivacyLossDistribution:
             tilt = self.fft_tilt(count, tilt, delta=_AUTO_TILT_DELTA)
         tilts = np.broadcast_to(np.asarray(tilt, dtype=float), (len(self.grids),))
         if algorithm == "power":
-            return PrivacyLossDistribution([g.with_tilt(t).power(count, tail_mass) for g, t in zip(self.grids, tilts)])
-        return PrivacyLossDistribution([g.with_tilt(t).self_compose(count, tail_mass)
+            return PrivacyLossDistribution([g.with_tilt(t).power(count, tail_mass, timed=timed)
+                                            for g, t in zip(self.grids, tilts)])
+        return PrivacyLossDistribution([g.with_tilt(t).self_compose(count, tail_mass, timed=timed)
                                         for g, t in zip(self.grids, tilts)])
 
     def chernoff_tilt(self, count, *, delta=None, epsilon=None):

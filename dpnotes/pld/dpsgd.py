@@ -308,7 +308,7 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
     pl = _step_pld(q, sigma, steps, interval, tail_mass, pessimistic)
     if lam is None:
         lam = pl.chernoff_tilt(steps, delta=delta)
-    return float(pl.self_compose(steps, tail_mass, tilt=lam, algorithm=algorithm).epsilon(delta)), lam
+    return float(pl.self_compose(steps, tail_mass, tilt=lam, algorithm=algorithm, timed=False).epsilon(delta)), lam
 
 
 @named_shapes

@@ -323,7 +323,7 @@ class LossGrid:
                         min(inf_mass, 1.0), self.pessimistic, error, tilt=lam,
                         log_tilt_error=log_tilt_error, inf_error=inf_error)
 
-    def check_composed_size(self, count, tail_mass=DEFAULT_TAIL_MASS, algorithm="squaring"):
+    def check_composed_size(self, count, tail_mass=DEFAULT_TAIL_MASS, algorithm="squaring", timed=True):
         r"""Refuse, before any convolution, a ``count``-fold composition whose grid would exceed the size limit.
 
         The composed loss has mean T·m and standard deviation √T·s (m, s of this grid's law, T =
@@ -365,14 +365,16 @@ class LossGrid:
         else:
             work = sum(w * math.log2(w + 2) for w in (min(2.0 * z * math.sqrt(2.0**j) * sd + n, MAX_POINTS)
                                                      for j in range(1, levels + 1)))
-        check_cost(what, remedy, seconds=_SECONDS_PER_FFT_POINT_LOG * 2 * work, nbytes=16.0 * 8 * estimate)
+        if timed:  # (the DP-SGD routes estimate their own time, dpnotes.pld.dpsgd)
+            check_cost(what, remedy, seconds=_SECONDS_PER_FFT_POINT_LOG * 2 * work, nbytes=16.0 * 8 * estimate)
         return estimate
 
-    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS):
-        """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``)."""
+    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True):
+        """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``);
+        refused up front (:meth:`check_composed_size`) beyond the grid-size limit, or (``timed``) the time limit."""
         count = int(check_count(count, "count"))
         tail_mass = check_tail_mass(tail_mass)
-        self.check_composed_size(count, tail_mass)
+        self.check_composed_size(count, tail_mass, timed=timed)
         tail_mass = tail_mass / count  # a cut at one level is repeated up to `count` times
         result, base = None, self
         while count:
@@ -384,7 +386,7 @@ class LossGrid:
         return result
 
 
-    def power(self, count, tail_mass=DEFAULT_TAIL_MASS):
+    def power(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True):
         r"""The ``count``-fold composition in the Fourier domain: one transform, its T-th power, one inverse.
 
         The composed index J (loss ``count``·shift + J·h) is kept on the window
@@ -410,7 +412,7 @@ class LossGrid:
         count = int(check_count(count, "count"))
         if count == 1:
             return self
-        self.check_composed_size(count, check_tail_mass(tail_mass), algorithm="power")
+        self.check_composed_size(count, check_tail_mass(tail_mass), algorithm="power", timed=timed)
         if self.error > 0 or self.inf_error > 0:
             raise ValueError("power composes a grid that carries no round-off yet")
         tail_mass = check_tail_mass(tail_mass)
@@ -459,7 +461,7 @@ class LossGrid:
             tau_dn = math.exp(min(log_tail(t_dn, -mus, lo), 0.0)) if lo > bottom else 0.0
         width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
         if width > min(8 * (n + 16 * 0.3 * math.sqrt(-2 * log_tau) / mus[0]), MAX_POINTS):  # loose bounds
-            return self.self_compose(count, tail_mass)  # (long-tailed steps): squaring cuts by exact tail sums
+            return self.self_compose(count, tail_mass, timed=timed)  # (long-tailed steps): squaring cuts by exact tail sums
         nfft = _fft.next_fast_len(width, real=True)
         c0, e0 = _power_pipeline(a, T, nfft, lo + shift_c, width, m * (1 + n * UNIT_ROUNDOFF), 0.0)
         e0 += tau_up + tau_dn
