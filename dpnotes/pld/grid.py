@@ -355,6 +355,8 @@ class LossGrid:
         estimate = min(width + n, count * (n - 1.0) + 1.0)
         what = f"the {count}-fold composition of a grid of {n} points (interval {self.interval:g})"
         remedy = "use a larger interval or tail_mass, or a smaller count"
+        if not timed:  # the caller made its own estimate (the DP-SGD routes, dpnotes.pld.dpsgd)
+            return estimate
         check_grid_points(2.0 * estimate, what + " (convolving two halves of about that window)", remedy)
         # by squaring: one convolution (plain and tilted FFTs) per level j, of about 2z√(2^j)·sd + n points;
         # by one power of the transform: the last window, with log₂T multiplications
@@ -365,8 +367,7 @@ class LossGrid:
         else:
             work = sum(w * math.log2(w + 2) for w in (min(2.0 * z * math.sqrt(2.0**j) * sd + n, MAX_POINTS)
                                                      for j in range(1, levels + 1)))
-        if timed:  # (the DP-SGD routes estimate their own time, dpnotes.pld.dpsgd)
-            check_cost(what, remedy, seconds=_SECONDS_PER_FFT_POINT_LOG * 2 * work, nbytes=16.0 * 8 * estimate)
+        check_cost(what, remedy, seconds=_SECONDS_PER_FFT_POINT_LOG * 2 * work, nbytes=16.0 * 8 * estimate)
         return estimate
 
     def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True):
