@@ -20,6 +20,9 @@ def _as_float(x, name):
         if raw.dtype.kind not in "biufO":  # complex, strings, dates
             raise TypeError(raw.dtype)
         arr = raw.astype(float)  # object arrays: Fraction, mpmath and sympy numbers convert; others raise
+    except OverflowError as err:  # a Python int (or Fraction) of magnitude ≥ 2**1024
+        raise ValueError(f"{name} must be a real number of magnitude below 2**1024 ≈ 1.8e308, the largest "
+                         f"float (got {type(x).__name__} {str(x)[:30]}...)") from err
     except (TypeError, ValueError) as err:
         raise TypeError(f"{name} must be a real number or an array of reals (got {type(x).__name__} of dtype "
                         f"{raw.dtype})") from err
@@ -121,6 +124,24 @@ def check_work(estimate, limit, what, remedy):
         raise ValueError(f"{what} needs about {estimate:.3g} operations or points (limit {limit:.3g}); {remedy}")
 
 
+#: the most memory one public call may allocate (bytes): 2 GB with room for the interpreter and its inputs
+MAX_BYTES = 1.5 * 2**30
+#: the most time one public call may take on a 2-core machine (estimated from measured rates)
+MAX_SECONDS = 10.0
+
+
+def check_cost(what, remedy, *, seconds=0.0, nbytes=0.0):
+    """Refuse, before any allocation, a call whose estimated time or memory exceeds the limits.
+
+    ``seconds`` and ``nbytes`` are the caller's estimates (from the arguments that drive the cost,
+    with rates measured on a 2-core machine); the message names both, the limits and ``remedy``
+    (what to change).
+    """
+    if not (seconds <= MAX_SECONDS and nbytes <= MAX_BYTES):
+        raise ValueError(f"{what} needs about {seconds:.3g} s and {nbytes / 2**20:.4g} MB (limits {MAX_SECONDS:g} s and "
+                         f"{MAX_BYTES / 2**20:.0f} MB); {remedy}")
+
+
 def check_pmf_pair(p, q, *, require_same_support=True):
     """Two 1-D pmfs of equal length (entries ≥ 0 summing to 1), as float arrays; with
     ``require_same_support`` also the same support (where a privacy loss is defined)."""
@@ -134,6 +155,12 @@ def check_pmf_pair(p, q, *, require_same_support=True):
     if require_same_support and np.any((p > 0) != (q > 0)):
         raise ValueError("p and q must have the same support (the privacy loss is undefined otherwise)")
     return p, q
+
+
+def vacuous_delta_as_one(delta):
+    """δ capped at 1: a δ ≥ 1 says nothing (every mechanism is (ε, 1)-DP), so it is returned as 1.0; a sum
+    of failure probabilities or a rounding error above 1 never leaves [0, 1]."""
+    return np.minimum(delta, 1.0)
 
 
 def scalar_or_array(arr):
@@ -222,11 +249,17 @@ _SHAPE_ERRORS = ("could not be broadcast", "shape mismatch", "only 0-dimensional
 
 
 def named_shapes(fn):
-    """Decorator of every public function: numpy's shape errors are re-raised naming the array arguments.
+    """Decorator of every public function: numpy's shape errors are re-raised naming the array arguments,
+    and the function runs under its own floating-point error state.
 
     Arguments that must broadcast together but do not, or an array where one number is expected,
     make numpy raise messages without any parameter name; this names each array-valued argument
     with its shape (the function's own checks have already named everything else).
+
+    The body runs inside ``np.errstate(all="ignore")``: a caller's ``np.seterr(all="raise")`` (or
+    ``"warn"``) changes no value and raises nothing, and no numpy ``RuntimeWarning`` of an
+    intermediate step (an exp that underflows to 0, a log of 0 that is handled) reaches the caller.
+    The caller's error state is restored on return.
     """
     import functools
     import inspect
@@ -236,7 +269,8 @@ def named_shapes(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            with np.errstate(all="ignore"):
+                return fn(*args, **kwargs)
         except (ValueError, TypeError) as err:
             if not any(s in str(err) for s in _SHAPE_ERRORS):
                 raise
@@ -251,3 +285,23 @@ def named_shapes(fn):
                             f"where one number is expected (array arguments: {listed}): {err}") from err
 
     return wrapper
+
+
+def validated_methods(cls):
+    """Class decorator: every public method (and ``__call__``) of ``cls`` gets :func:`named_shapes`, so
+    methods of returned objects run under their own floating-point error state like the functions."""
+    for attr, value in list(vars(cls).items()):
+        if (attr.startswith("_") and attr != "__call__") or not callable(value) or isinstance(value, type):
+            continue
+        if isinstance(value, (staticmethod, classmethod)):
+            setattr(cls, attr, type(value)(named_shapes(value.__func__)))
+        else:
+            setattr(cls, attr, named_shapes(value))
+    return cls
+
+
+def frozen_array(values):
+    """A read-only float array (an exported constant no caller can overwrite in place)."""
+    arr = np.array(values, dtype=float)
+    arr.flags.writeable = False
+    return arr

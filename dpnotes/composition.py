@@ -12,6 +12,8 @@ T queries under a total (ε, δ) budget (S3-02), and the choice of δ' for
 Gaussian mechanisms under advanced composition (S3-04).
 """
 
+import math
+
 import numpy as np
 
 from ._validation import (
@@ -24,6 +26,7 @@ from ._validation import (
     check_positive,
     named_shapes,
     scalar_or_array,
+    vacuous_delta_as_one,
 )
 from .privacy_loss import log_delta_gaussian
 
@@ -62,6 +65,7 @@ def epsilon_delta_basic_composition(epsilons, deltas=0.0):
     Returns
     -------
     (float, float)
+        (ε, δ); a vacuous δ (Σ δ_j ≥ 1) is returned as 1.0, so δ is always in [0, 1].
 
     Raises
     ------
@@ -80,7 +84,7 @@ def epsilon_delta_basic_composition(epsilons, deltas=0.0):
     eps = np.atleast_1d(check_nonnegative(epsilons, "epsilons"))
     dl = check_interval(deltas, "deltas", 0, 1)
     eps, dl = np.broadcast_arrays(eps, dl)
-    return float(eps.sum()), float(dl.sum())
+    return float(eps.sum()), float(vacuous_delta_as_one(math.fsum(dl.ravel().tolist())))
 
 
 @named_shapes
@@ -154,6 +158,7 @@ def epsilon_delta_advanced_composition(epsilon, delta, k, delta_prime, form="zcd
     Returns
     -------
     (ε', δ_total)
+        δ_total = min(Tδ + δ', 1): a vacuous total (≥ 1) is returned as 1.0.
 
     References
     ----------
@@ -169,7 +174,7 @@ def epsilon_delta_advanced_composition(epsilon, delta, k, delta_prime, form="zcd
     dl = check_interval(delta, "delta", 0, 1)
     eps_total = epsilon_advanced_composition(epsilon, k, delta_prime, form=form)
     d_total = check_count(k, "k") * dl + check_delta(delta_prime, "delta_prime")
-    return eps_total, scalar_or_array(d_total)
+    return eps_total, scalar_or_array(vacuous_delta_as_one(d_total))
 
 
 @named_shapes

@@ -69,6 +69,7 @@ from ._validation import (
     check_positive,
     check_probability,
     check_steps,
+    frozen_array,
     named_shapes,
     SIGMA_RANGE,
 )
@@ -103,8 +104,8 @@ __all__ = [
 ROUTES = ("route1", "route2", "route3", "rdp-mironov", "rdp", "pld")
 
 #: Orders α at which route 3 evaluates the constant K(c₁, c₂) of Claim 26 (c₂ = α/σ²).
-ROUTE3_ORDERS = np.array([1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0,
-                          48.0, 64.0, 96.0, 128.0, 256.0])
+ROUTE3_ORDERS = frozen_array([1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0,
+                              48.0, 64.0, 96.0, 128.0, 256.0])  # read-only
 # σ' grid of the sup defining K(c₁, c₂) (σ itself is always added).
 _ROUTE3_SIGMAS = np.geomspace(1.0, 300.0, 12)
 

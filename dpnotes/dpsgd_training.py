@@ -13,6 +13,7 @@ from scipy.special import expit
 
 from ._validation import (
     check_array,
+    check_cost,
     check_count,
     check_int,
     check_interval,
@@ -213,6 +214,10 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
     if x.shape[0] == 0:
         raise ValueError("x must hold at least one record")
     check_work(float(steps) * x.size, _MAX_WORK, f"steps = {steps} on x of shape {x.shape}", "use fewer steps")
+    # per step: Python overhead (sampling, clipping, noise) and the gradients of the batch (measured on a busy
+    # 2-core machine: 25,600 steps on 200 × 2 records in 10.6 s)
+    check_cost(f"dp_sgd with steps = {steps} on x of shape {x.shape}", "use fewer steps or records",
+               seconds=steps * (4e-4 + 5e-8 * q * x.size), nbytes=8.0 * 6 * x.size)
     if not callable(gradients):
         raise TypeError(f"gradients must be a callable (theta, x_batch, y_batch) → rows (got {type(gradients).__name__})")
     if not isinstance(rng, np.random.Generator):
@@ -232,4 +237,7 @@ def dp_sgd(x, y, *, q, sigma, clip, lr, steps, gradients=logistic_gradients, the
         noise = rng.normal(0.0, sigma * clip, size=theta.shape)  # N(0, σ²C² I)
         s = g.sum(axis=0) + noise                  # 4. the noisy sum
         theta = theta - lr * s / (q * n)           # 5. step; qn is the expected batch size
+        if not np.all(np.isfinite(theta)):
+            raise ValueError(f"dp_sgd: the iterate left the float range at step {_ + 1} of {steps} (lr = {lr:g}, "
+                             f"clip = {clip:g}, sigma = {sigma:g}, q = {q:g}); use a smaller lr, clip or sigma")
     return theta

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._validation import check_array, check_count, check_int, check_nonnegative, check_probability, named_shapes
+from ._validation import check_array, check_cost, check_count, check_int, check_nonnegative, check_probability, named_shapes
 
 __all__ = [
     "own_record_mechanism",
@@ -298,6 +298,15 @@ def _epsilon(mechanism, n_agents, domain, delta, joint):
                          f"neighbouring pairs to enumerate (limit {_MAX_NEIGHBOURS:g}); use fewer agents or a "
                          f"smaller domain")
     cache = {}
+    first = (0,) * n_agents  # one call of the mechanism, to learn the size of its output pmf
+    cache[first] = mechanism(first)
+    _check_pmf_dict(cache[first], f"mechanism{first}")
+    pairs = n_agents * domain**n_agents * (domain - 1)
+    # about 0.1 ms per neighbouring pair, agent and output (views, dictionaries) on a busy 2-core machine
+    check_cost(f"{'joint_dp_epsilon' if joint else 'full_output_epsilon'}(n_agents = {n_agents}, domain = {domain}) "
+               f"({pairs} neighbouring pairs, {len(cache[first])} outputs each)",
+               "use fewer agents or a smaller domain",
+               seconds=1e-4 * pairs * n_agents * max(1, len(cache[first])))
     worst = 0.0
     for i, x, x2 in _neighbours(n_agents, domain):
         for rec in (x, x2):

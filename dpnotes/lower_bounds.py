@@ -24,7 +24,7 @@ intervals is the independent check.
 import numpy as np
 import mpmath as mp
 
-from ._validation import check_choice, check_count, check_int, check_positive, check_work, named_shapes
+from ._validation import check_choice, check_cost, check_count, check_int, check_positive, check_work, named_shapes
 
 __all__ = [
     "estimator_moments",
@@ -156,6 +156,10 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     dps = int(check_count(dps, "dps", minimum=15))
     if dps > 1000:
         raise ValueError(f"dps must be in [15, 1000] (got {dps})")
+    # (n + 1)² Beta functions in mpmath: about 0.3 ms each at up to 50 digits on a busy 2-core machine
+    check_cost(f"fingerprinting_terms(n = {n}, dps = {dps}) ({(n + 1) ** 2} Beta integrals in mpmath)",
+               "use a smaller n (about 180 at most) or fingerprinting_monte_carlo",
+               seconds=3e-4 * (n + 1) ** 2 * max(1.0, dps / 50.0))
     ctx = mp.MPContext()  # a private context: the process-wide mpmath precision is never touched
     ctx.dps = dps
     f1 = [ctx.mpf(float(v)) for v in m1]
@@ -221,6 +225,9 @@ def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000
     n = int(check_count(n, "n", maximum=_MAX_N))
     s = int(check_count(samples, "samples", minimum=2))
     check_work(float(n + 1) * s, 1e9, f"n = {n} with samples = {s}", "use fewer samples or a smaller n")
+    # the draws X (samples × (n + 1) integers) and a few arrays of their size; about 10 ns an entry
+    check_cost(f"fingerprinting_monte_carlo(n = {n}, samples = {s})", "use fewer samples or a smaller n",
+               seconds=1e-8 * (n + 1) * s, nbytes=8.0 * 3 * (n + 1) * s)
     _check_estimator(estimator)
     rng = np.random.default_rng(check_int(seed, "seed", maximum=2**63 - 1))
     p = rng.random(s)

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ._validation import frozen_array
+
 __all__ = ["DEFAULT_ORDERS"]
 
 
@@ -13,7 +15,7 @@ def _default_orders():
     geometric = [80, 96, 128, 160, 192, 256, 320, 384, 512, 640, 768, 1024,
                  1280, 1536, 2048, 2560, 3072, 4096, 5120, 6144, 8192, 10000]
     grid = np.round(np.array(near_one + tf_fine + mid + ints + geometric, dtype=float), 10)
-    return np.unique(grid)
+    return frozen_array(np.unique(grid))
 
 
 #: Orders α at which RDP curves are tabulated: 1.01, 1.02, 1.05; every tenth
@@ -24,5 +26,6 @@ def _default_orders():
 #: 1…99, 11…63, 128, 256, 512, 1024), adds the KL end (α → 1, where ε is
 #: smallest for very large δ or tiny noise) and the high orders needed for
 #: small δ with large noise (the best order grows like 1 + σ·√(2 log 1/δ)·…),
-#: while keeping the grid at 187 points so a whole curve costs a few ms.
+#: while keeping the grid at 187 points so a whole curve costs a few ms. Read-only: no caller can
+#: change the grid every accountant uses (``DEFAULT_ORDERS[:] = 1.5`` raises ``ValueError``).
 DEFAULT_ORDERS = _default_orders()

@@ -63,7 +63,7 @@ def rdp_gaussian(alpha, sigma, sensitivity=1.0):
     sigma = check_positive(sigma, "sigma")
     delta_ = check_nonnegative(sensitivity, "sensitivity")
     with np.errstate(invalid="ignore"):
-        out = alpha * delta_**2 / (2.0 * sigma**2)
+        out = alpha * (delta_ / sigma) ** 2 / 2.0  # the ratio first: Δ² and σ² alone may underflow to 0
     # α = ∞ with Δ = 0 is 0 (identical distributions), not ∞·0.
     out = np.where(delta_ == 0, 0.0, out)
     return scalar_or_array(out)

@@ -25,6 +25,7 @@ from dpnotes._validation import (broadcast, check_array, check_bool, check_choic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import fuzz_api  # noqa: E402  (the one definition of the public API and of a named error)
+import fuzz_calls  # noqa: E402,F401  (the fuzz of calls, methods, composed calls and ladders)
 
 FUNCTIONS = sorted(fuzz_api.public_functions())
 CASES = [(key, job) for key, job in fuzz_api.jobs() if key[3] == "invalid"]
@@ -287,3 +288,298 @@ def test_hockey_stick_lies_in_the_unit_interval_and_falls_with_epsilon(pair, eps
     p, q = p / p.sum(), q / q.sum()
     d1, d2 = hockey_stick_divergence(p, q, eps[0]), hockey_stick_divergence(p, q, eps[1])
     assert 0.0 <= d2 <= d1 + 1e-15 <= 1.0 + 1e-15
+
+
+# ----------------------------------------------------------------------------- issue 28: the reproducers
+
+import dpnotes  # noqa: E402
+from dpnotes.pld import LossGrid, PrivacyLossDistribution  # noqa: E402
+
+
+def test_exported_constants_cannot_be_changed_in_place():
+    before = dpnotes.dpsgd_epsilon(0.01, 4.0, 10000, 1e-5, route="rdp-mironov")
+    for constant in (dpnotes.DEFAULT_ORDERS, dpnotes.ROUTE3_ORDERS, dpnotes.subsampling.ORDER_LADDER):
+        with pytest.raises(ValueError, match="read-only"):
+            constant[:] = 1.5
+    with pytest.raises(TypeError):
+        dpnotes.STEP_RULES["given"] = "changed"
+    with pytest.raises(TypeError):
+        dpnotes.STEP_RULES["new"] = "added"
+    assert dpnotes.dpsgd_epsilon(0.01, 4.0, 10000, 1e-5, route="rdp-mironov") == before
+    assert "given" in dpnotes.STEP_RULES and len(dpnotes.STEP_RULES) == 5
+
+
+def test_every_delta_stays_in_the_unit_interval_and_a_vacuous_one_is_one():
+    assert dpnotes.epsilon_delta_basic_composition([1.0] * 3, [0.5] * 3) == (3.0, 1.0)
+    assert dpnotes.epsilon_delta_basic_composition([1.0] * 3, [0.25] * 3)[1] == 0.75  # below 1: the plain sum
+    eps, delta = dpnotes.epsilon_delta_advanced_composition(0.1, 0.5, 100, 1e-5)
+    assert delta == 1.0 and eps == dpnotes.epsilon_advanced_composition(0.1, 100, 1e-5, form="zcdp")
+    assert dpnotes.delta_sup_over_sets(dpnotes.privacy_loss_laplace(1e-6), 1.0) == 1.0 - 0.0  # ≤ 1, not 1 + 4e-11
+    loss = dpnotes.privacy_loss_laplace(1e-6)
+    for f in (dpnotes.delta_tail_difference, dpnotes.delta_expected_hinge, dpnotes.delta_tail_integral):
+        assert 0.0 <= f(loss, 1.0) <= 1.0
+
+
+@pytest.mark.parametrize("sigma", [1.0, 0.1, 0.05, 0.038, 0.03, 0.027])
+def test_dpsgd_clt_mu_is_exact_without_a_cap(sigma):
+    """μ = q√T√(e^{1/σ²} − 1) against 40-digit mpmath, also where e^{1/σ²} overflows a double (σ < 0.0376)."""
+    q, steps = 0.01, 100
+    with mpmath.workdps(40):
+        exact = mpmath.mpf(q) * mpmath.sqrt(steps) * mpmath.sqrt(mpmath.expm1(1 / mpmath.mpf(sigma) ** 2))
+        assert abs(dpnotes.dpsgd_clt_mu(q, sigma, steps) / exact - 1) < 1e-12
+
+
+def test_dpsgd_clt_mu_beyond_the_float_range_is_refused_by_name():
+    with pytest.raises(ValueError, match="sigma"):
+        dpnotes.dpsgd_clt_mu(0.01, 0.02, 100)  # μ ≈ 7e541
+    assert dpnotes.dpsgd_clt_mu(0.0, 0.02, 100) == 0.0
+
+
+def test_no_nan_from_valid_input():
+    from dpnotes.iteration import rdp_noisy_sgd_all_iterates, smoothness_constant
+    from dpnotes.properties import quasi_convexity_sides
+
+    lhs, mid, rhs = quasi_convexity_sides([1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.4, 0.6], 0.0, 3.0)
+    assert math.isinf(lhs) and math.isinf(mid) and math.isinf(rhs)  # D(P‖Q) = ∞ with weight 1
+    lhs, mid, rhs = quasi_convexity_sides([0.5, 0.5], [0.4, 0.6], [1.0, 0.0], [0.0, 1.0], 0.0, 1.0)
+    assert mid == pytest.approx(float(dpnotes.renyi_divergence(np.array([0.5, 0.5]), np.array([0.4, 0.6]), 1.0)))
+    x = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]])
+    for scale in (1e-200, 1.0, 1e100, 1e150):  # λ_max(XᵀX/n) scales as scale², computed without overflow
+        assert smoothness_constant(x * scale) == pytest.approx(smoothness_constant(x) * scale**2, rel=1e-12)
+    with pytest.raises(ValueError, match="X"):
+        smoothness_constant(x * 1e200)  # β ≈ 1e401: beyond the float range, refused
+    assert rdp_noisy_sgd_all_iterates(2.0, 5e-324, 1e-300) == pytest.approx(2.0 * 2.0 * (5e-324 / 1e-300) ** 2)
+
+
+def test_methods_of_public_classes_validate_like_the_functions():
+    loss = dpnotes.privacy_loss_laplace(1.0)
+    with pytest.raises(ValueError, match="z must not be NaN"):
+        loss.sf(float("nan"))
+    with pytest.raises(TypeError, match="z"):
+        loss.sf_q("1.0")
+    with pytest.raises(ValueError, match="n must be"):
+        loss.sample(-1)
+    pld = dpnotes.pld_gaussian(1.0)
+    with pytest.raises(TypeError, match="epsilon"):
+        pld.delta("1.0")
+    with pytest.raises(ValueError, match="delta"):
+        pld.epsilon(1.5)
+    with pytest.raises(ValueError, match="count"):
+        pld.self_compose(0)
+    with pytest.raises(TypeError, match="grids"):
+        PrivacyLossDistribution(["not a grid"])
+    with pytest.raises(ValueError, match="probs must be masses"):
+        LossGrid(0.0, 0.5, [0.7, -0.2], 0.0, True)
+    with pytest.raises(ValueError, match="total mass"):
+        LossGrid(0.0, 0.5, [0.7, 0.6], 0.0, True)
+    with pytest.raises(ValueError, match="interval"):
+        LossGrid(0.0, -0.5, [0.5, 0.5], 0.0, True)
+    with pytest.raises(ValueError, match="inf_mass"):
+        LossGrid(0.0, 0.5, [0.5, 0.5], 2.0, True)
+    grid = LossGrid(0.0, 0.5, [0.5, 0.25], 0.25, True)
+    assert grid.delta(math.inf) == pytest.approx(0.25, rel=1e-7)  # only the atom at +∞ is left
+    assert grid.delta(-math.inf) == pytest.approx(1.0, rel=1e-7)  # every loss is above −∞
+
+
+@pytest.mark.parametrize("mu", [1e-2 * 0.999, 1e-4, 1e-7, 1e-9, 1e-12, 1e-50, 1e-300])
+def test_gaussian_delta_keeps_its_relative_accuracy_for_tiny_mu(mu):
+    """δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) against mpmath (with enough digits for the cancellation)."""
+    for ratio in (0.0, 0.1, 1.0, 3.0, 10.0):
+        eps = ratio * mu
+        with mpmath.workdps(60 + int(1.2 * abs(math.log10(mu)))):
+            e, m = mpmath.mpf(eps), mpmath.mpf(mu)
+            exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+            if exact > 1e-300:  # below, δ itself is not a normal double (log δ still is)
+                assert abs(mpmath.mpf(dpnotes.delta_gaussian(eps, mu)) / exact - 1) < 1e-12
+            assert abs(dpnotes.log_delta_gaussian(eps, mu) - mpmath.log(exact)) < 1e-12
+
+
+@pytest.mark.parametrize("call", [
+    lambda big: dpnotes.rdp_gaussian(big, 1.0),
+    lambda big: dpnotes.dpsgd_epsilon(0.01, 1.0, big, 1e-5),
+    lambda big: dpnotes.epsilon_advanced_composition(0.1, big, 1e-5),
+    lambda big: dpnotes.delta_gaussian(1.0, big),
+    lambda big: dpnotes.pld_gaussian(1.0).self_compose(big),
+])
+def test_python_ints_beyond_the_float_range_are_refused_by_name(call):
+    with pytest.raises(ValueError, match="2\\*\\*1024"):
+        call(2**1024 + 1)
+
+
+def _main_examples():
+    """(name, thunk) of the docstring example call of every function exported by ``dpnotes``."""
+    out = []
+    for module_name, name in FUNCTIONS:
+        if name not in dpnotes.__all__:
+            continue
+        try:
+            args, kwargs = fuzz_api.example_call(module_name, name)
+        except LookupError:
+            continue
+        out.append((name, getattr(importlib.import_module(module_name), name), args, kwargs))
+    return out
+
+
+_SLOW_EXAMPLES = ("bracket", "claim26", "reproduce", "membership", "published", "dpsgd_logistic", "minimiser_path",
+                  "composed_plds", "fingerprinting", "dp_sgd", "noisy_sgd", "conjecture")
+
+
+def test_a_callers_floating_point_error_state_changes_nothing_and_no_runtime_warning_escapes():
+    """Every exported function's example (the slow ones aside) under ``np.seterr(all="raise")`` gives the same
+    value as under numpy's default state, and under ``"warn"`` no RuntimeWarning reaches the caller."""
+    examples = [e for e in _main_examples() if not any(s in e[0] for s in _SLOW_EXAMPLES)]
+    assert len(examples) >= 60
+    failures = []
+    for name, fn, args, kwargs in examples:
+        with np.errstate(all="warn"), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            expected = fn(*args, **kwargs)
+        escaped = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+        if escaped:
+            failures.append(f"{name}: {escaped[0].message}")
+        old = np.seterr(all="raise")
+        try:
+            got = fn(*args, **kwargs)
+        except FloatingPointError as err:
+            failures.append(f"{name}: FloatingPointError {err}")
+            continue
+        finally:
+            np.seterr(**old)
+        if fuzz_api._numbers(got) != fuzz_api._numbers(expected):
+            failures.append(f"{name}: {got!r:.80} != {expected!r:.80}")
+    assert np.geterr()["all" if "all" in np.geterr() else "over"] in ("warn", "ignore", "raise")
+    assert not failures, "\n".join(failures)
+
+
+def test_messages_name_what_the_caller_passed():
+    with pytest.raises(ValueError, match="sensitivity/scale"):
+        dpnotes.privacy_loss_laplace(1e-300, 1e300)  # no "t" the caller never saw
+    from dpnotes.dpsgd_training import dp_sgd
+
+    x, y = np.ones((4, 2)), np.array([1.0, -1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match="lr"):
+        dp_sgd(x, y, q=0.5, sigma=1.0, clip=1e300, lr=1e10, steps=10)  # not "theta"
+    from dpnotes.properties import quasi_convexity_sides
+
+    with pytest.raises(ValueError, match="p2"):
+        quasi_convexity_sides([0.5, 0.5], [0.5, 0.5], [0.5, 0.6], [0.5, 0.5], 0.5, 2.0)
+    with pytest.raises(ValueError, match="steps"):
+        dpnotes.dpsgd_epsilon_pld(0.01, 1.0, 10**12, 1e-5)  # not the "interval" the caller never passed
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda: dpnotes.pld_gaussian(1.0, interval=1e-2).self_compose(10**8), "count"),
+    (lambda: dpnotes.synthetic_classification(30000, 30000), "n or d"),
+    (lambda: dpnotes.iteration.noisy_sgd_logistic_simulation(n=10000), "n"),
+    (lambda: dpnotes.erm_hinge(*dpnotes.synthetic_classification(1000, 3)), "records"),
+    (lambda: dpnotes.lower_bounds.fingerprinting_terms(1000), "n"),
+    (lambda: dpnotes.joint_dp_epsilon(dpnotes.joint_dp.own_record_mechanism, 14), "agents"),
+])
+def test_costly_calls_are_refused_before_the_work_with_their_estimate(call, names):
+    """Refusals name the estimate (time, memory or grid points) and what to change; they come before any
+    large allocation, so they are cheap (the fuzz records their time and memory, tools/fuzz_calls.py)."""
+    with pytest.raises(ValueError, match="needs about") as info:
+        call()
+    assert names in str(info.value)
+
+
+# ----------------------------------------------------------------------------- issue 28: properties against a second route
+
+_ROUTE_SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+                           suppress_health_check=[HealthCheck.too_slow])
+
+
+@_ROUTE_SETTINGS
+@given(st.floats(-12.0, 1.4), st.floats(-3.0, 1.5))
+def test_gaussian_delta_against_mpmath(log_mu, log_ratio):
+    """δ(ε) of the Gaussian mechanism (any μ from 1e-12 to 25, ε = μ·10^x) to 1e-11 relative, vs 60+ digits."""
+    mu = 10.0**log_mu
+    eps = mu * 10.0**log_ratio
+    with mpmath.workdps(60 + int(1.2 * abs(log_mu))):
+        e, m = mpmath.mpf(eps), mpmath.mpf(mu)
+        exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+        if exact > 1e-300:
+            assert abs(mpmath.mpf(dpnotes.delta_gaussian(eps, mu)) / exact - 1) < 1e-11
+
+
+@_ROUTE_SETTINGS
+@given(st.floats(-4.0, 0.0), st.floats(0.02, 5.0), st.integers(1, 10**9))
+def test_dpsgd_clt_mu_against_mpmath(log_q, sigma, steps):
+    q = 10.0**log_q
+    with mpmath.workdps(40):
+        exact = mpmath.mpf(q) * mpmath.sqrt(steps) * mpmath.sqrt(mpmath.expm1(1 / mpmath.mpf(sigma) ** 2))
+        if exact < mpmath.mpf("1e300"):
+            assert abs(dpnotes.dpsgd_clt_mu(q, sigma, steps) / exact - 1) < 1e-12
+        else:
+            with pytest.raises(ValueError, match="sigma"):
+                dpnotes.dpsgd_clt_mu(q, sigma, steps)
+
+
+@_ROUTE_SETTINGS
+@given(st.lists(st.tuples(st.floats(0.0, 3.0), st.floats(0.0, 1.0)), min_size=1, max_size=30))
+def test_basic_composition_against_exact_rational_sums(pairs):
+    from fractions import Fraction
+
+    eps, deltas = zip(*pairs)
+    e, d = dpnotes.epsilon_delta_basic_composition(list(eps), list(deltas))
+    exact_d = min(sum(Fraction(x) for x in deltas), Fraction(1))
+    assert 0.0 <= d <= 1.0 and abs(Fraction(d) - exact_d) <= Fraction(1, 10**12)
+    assert e == pytest.approx(float(sum(Fraction(x) for x in eps)), rel=1e-12, abs=1e-300)
+
+
+@_ROUTE_SETTINGS
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=12), st.floats(0.0, 0.5), st.floats(-3.0, 3.0),
+       st.floats(0.05, 1.0), st.floats(-5.0, 5.0))
+def test_loss_grid_delta_against_its_defining_sum(weights, inf_mass, shift, interval, eps):
+    """LossGrid.delta (an upper bound, with its slack) against Σ_{ℓ_i>ε} p_i(1 − e^{ε−ℓ_i}) + p_∞ in mpmath."""
+    w = np.asarray(weights) + 1e-3
+    probs = w / w.sum() * (1.0 - inf_mass)
+    grid = LossGrid(shift, interval, probs, inf_mass, True)
+    exact = mpmath.mpf(inf_mass) + mpmath.fsum(
+        mpmath.mpf(p) * -mpmath.expm1(eps - (shift + i * interval)) for i, p in enumerate(probs)
+        if shift + i * interval > eps)
+    got = grid.delta(eps)
+    assert 0.0 <= got <= 1.0 and exact <= got * (1 + 1e-12) + 1e-15 and got <= exact * (1 + 1e-7) + 1e-15
+    lower = LossGrid(shift, interval, probs, inf_mass, False).delta(eps)
+    assert lower <= exact * (1 + 1e-12) + 1e-15
+
+
+@settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.floats(0.8, 4.0), st.integers(1, 200), st.floats(-9.0, -3.0))
+def test_pld_bracket_of_the_full_batch_gaussian_contains_the_closed_form(sigma, steps, log_delta):
+    """q = 1: T steps are one Gaussian mechanism with μ = √T/σ, whose ε(δ) is exact (Balle & Wang 2018)."""
+    delta = 10.0**log_delta
+    bracket = dpnotes.dpsgd_epsilon_bracket(1.0, sigma, steps, delta, rel_width=1e-2)
+    exact = dpnotes.epsilon_gaussian(delta, math.sqrt(steps) / sigma)
+    assert bracket.lower <= exact * (1 + 1e-9) and exact <= bracket.upper * (1 + 1e-9)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.floats(-3.0, -1.0), st.floats(0.6, 8.0), st.integers(1, 5000), st.floats(-10.0, -3.0))
+def test_dpsgd_rdp_epsilon_never_above_dp_accountings(log_q, sigma, steps, log_delta):
+    """Our RDP route (improved conversion on the default orders) against dp-accounting's RdpAccountant."""
+    import dp_accounting
+    from dp_accounting.rdp import rdp_privacy_accountant as rdp
+
+    q, delta = 10.0**log_q, 10.0**log_delta
+    accountant = rdp.RdpAccountant()
+    accountant.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+    theirs = accountant.get_epsilon(delta)
+    ours = dpnotes.dpsgd_epsilon(q, sigma, steps, delta, route="rdp")
+    assert 0.0 <= ours <= theirs * (1 + 1e-9)
+
+
+# ----------------------------------------------------------------------------- issue 28: a slice of the fuzz
+
+
+@pytest.mark.parametrize("module, calls", [("dpnotes.privacy_loss", 80), ("dpnotes.composition", 40),
+                                           ("dpnotes.conversion", 30)])
+def test_a_deterministic_slice_of_the_call_fuzz_finds_no_defect(module, calls, capsys):
+    """tools/fuzz_calls.py on one module (fixed seed, no ladders): random calls under seterr(all="raise"), the
+    methods of what they return and the composed checks; no silent wrong value, unnamed or other error,
+    escaped warning, or call over its limits. The full run (≥ 20,000 calls with the ladders) is a tool."""
+    import fuzz_calls
+
+    code = fuzz_calls.main(["--calls", str(calls), "--methods", "5", "--composed", "2", "--no-ladders", "--seed", "5",
+                            "--only", module, "--jobs", "1", "--limit", "600"])  # no time criterion
+    assert code == 0, capsys.readouterr().out[-3000:]

@@ -21,6 +21,7 @@ from scipy.special import gammaln, logsumexp
 
 from .._validation import (
     check_choice,
+    check_cost,
     check_count,
     check_interval,
     check_order,
@@ -338,6 +339,11 @@ def rdp_laplace_convolution(alpha, n, scale=1.0):
     _check_quadrature_order(alpha, "alpha")
     n = check_count(n, "n", maximum=_MAX_SUMMANDS)
     b = check_interval(scale, "scale", *_SCALE_RANGE)
+    # each (α, n) evaluates the n-fold Laplace log-density on up to about 2·10⁴ points (window search and
+    # quadrature nodes) with n terms each: a few arrays of 2·10⁴ × n doubles, about 20 ns an entry
+    top, count = float(np.max(n)), float(np.broadcast(alpha, n, b).size)
+    check_cost(f"rdp_laplace_convolution with n up to {top:g} ({count:g} evaluations)", "use fewer summands n",
+               seconds=2e-8 * 2e4 * top * count, nbytes=8.0 * 4 * 2e4 * top)
     fn = np.vectorize(
         lambda a, k, bb: _laplace_convolution_unit(float(a), int(k), float(1.0 / bb)), otypes=[float]
     )

@@ -11,6 +11,7 @@ running example at several σ over repeated runs (chapter 06).
 import numpy as np
 
 from .._validation import (
+    check_cost,
     check_count,
     check_delta,
     check_nonnegative,
@@ -88,6 +89,9 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
         raise ValueError(f"lr · reg must be < 2 for the weight decay θ ← (1 − lr·reg)θ to be stable "
                          f"(got lr = {eta:g}, reg = {lam:g})")
     check_work(float(steps) * x.size, MAX_WORK * 10, f"steps = {steps} on x of shape {x.shape}", "use fewer steps")
+    # per step: Python overhead and the batch's clipped gradients (measured on a busy 2-core machine)
+    check_cost(f"dpsgd_logistic with steps = {steps} on x of shape {x.shape}", "use fewer steps or records",
+               seconds=steps * (5e-4 + 5e-8 * q * x.size), nbytes=8.0 * 6 * x.size)
     rng = rng_from_seed(seed)
     n, d = x.shape
     if checkpoints is None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._validation import (
     check_array,
+    check_cost,
     check_count,
     check_nonnegative,
     check_positive,
@@ -200,6 +201,10 @@ def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=
     if work > MAX_WORK:
         raise ValueError(f"steps · trials · n · d = {work:.3g} exceeds the limit {MAX_WORK:g}; use fewer steps, "
                          f"trials or records")
+    check_cost(f"membership_experiment(steps = {steps}, n = {n}, d = {d}, trials = {trials})",
+               "use fewer steps, trials or records, or a smaller d",
+               seconds=trials * (steps * (5e-4 + 5e-8 * q * n * d) + 1e-7 * steps / 10 * 2 * n * d),
+               nbytes=8.0 * 8 * n * d)
     cps, acc = _membership_experiment(sigma, steps, n, d, trials, q, clip, lr, seed)
     return cps.copy(), acc.copy()
 

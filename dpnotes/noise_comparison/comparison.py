@@ -110,10 +110,14 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
     pairs = check_array(pairs, "pairs", ndim=2)
     if pairs.shape[1] != 2:
         raise ValueError(f"pairs must be a list of (c1, c2) pairs (got shape {pairs.shape})")
+    bad = ~((pairs[:, 0] > 0) & (pairs[:, 0] <= 10) & (pairs[:, 1] >= 1e-3) & (pairs[:, 1] <= 10))
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"pairs must hold (c1, c2) with c1 ∈ (0, 10] and c2 ∈ [1e-3, 10] (got pairs[{i}] = "
+                         f"{tuple(float(v) for v in pairs[i])})")
     rows = []
     for c1, c2 in pairs:
-        c1 = float(check_positive(c1, "c1"))
-        c2 = float(check_positive(c2, "c2"))
+        c1, c2 = float(c1), float(c2)
         K = float(claim26_constant(c1, c2))
         rows.append((c1, c2, K, float(np.log(K)) / (c1 * c1 * c2 * c2)))
     return rows

@@ -117,8 +117,12 @@ def kl_smoothed_lattice_shift(tau, smoothing, shift=1.0):
     step = x[1] - x[0]
 
     def log_f(y):
-        z = (y[:, None] - k[None, :]) / s
-        return special.logsumexp(logw[None, :] - 0.5 * z * z, axis=1) - np.log(s * np.sqrt(2.0 * np.pi))
+        out = np.empty(y.size)
+        rows = max(1, 2**22 // k.size)  # in blocks of about 32 MB: memory bounded for every τ and s
+        for start in range(0, y.size, rows):
+            z = (y[start:start + rows, None] - k[None, :]) / s
+            out[start:start + rows] = special.logsumexp(logw[None, :] - 0.5 * z * z, axis=1)
+        return out - np.log(s * np.sqrt(2.0 * np.pi))
 
     lp, lq = log_f(x - shift), log_f(x)
     return float(np.sum(np.exp(lp) * (lp - lq)) * step)

@@ -234,6 +234,11 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
     q = check_nonnegative(q_probs, "q_probs")
     if p.shape != q.shape or p.ndim != 1:
         raise ValueError("p_probs and q_probs must be 1-D arrays of the same length")
+    for name, v in (("p_probs", p), ("q_probs", q)):
+        total = float(np.sum(v))
+        if not 0.0 < total <= 1.0 + 1e-9:
+            raise ValueError(f"{name} must be masses of a (sub-)probability: entries ≥ 0 with a sum in (0, 1] "
+                             f"(got sum {total!r})")
     interval = float(check_interval(interval, "interval", 0.0, MAX_INTERVAL, closed_low=False))
     _check_method(method)
     atoms = []

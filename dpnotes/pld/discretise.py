@@ -79,7 +79,7 @@ def discretise_loss_law(law, *, interval, pessimistic, method, tail_mass):
     """
     if not isinstance(law, LossLaw):
         raise TypeError(f"law must be a LossLaw (got {type(law).__name__})")
-    interval = float(check_positive(interval, "interval"))
+    interval = float(check_interval(interval, "interval", 0.0, 10.0, closed_low=False))  # as the constructors
     pessimistic = check_bool(pessimistic, "pessimistic")
     check_choice(method, "method", ("dots", "round"))
     tail_mass = float(check_interval(tail_mass, "tail_mass", 0.0, 1e-2, closed_low=False))

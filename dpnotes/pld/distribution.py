@@ -11,12 +11,14 @@ import math
 
 import numpy as np
 
-from .._validation import check_choice, check_count, check_delta, check_nonnegative, check_tail_mass, scalar_or_array
-from .grid import DEFAULT_TAIL_MASS
+from .._validation import (check_choice, check_count, check_delta, check_nonnegative, check_real, check_tail_mass,
+                           scalar_or_array, validated_methods)
+from .grid import DEFAULT_TAIL_MASS, LossGrid
 
 _AUTO_TILT_DELTA = 1e-10  # the δ whose ε the default FFT tilt aims at
 
 
+@validated_methods
 class PrivacyLossDistribution:
     r"""Discretised privacy loss distribution(s) of a mechanism; δ is the worse direction.
 
@@ -44,9 +46,14 @@ class PrivacyLossDistribution:
     """
 
     def __init__(self, grids):
-        grids = tuple(grids)
+        try:
+            grids = tuple(grids)
+        except TypeError as err:
+            raise TypeError(f"grids must be a sequence of 1 or 2 LossGrid (got {type(grids).__name__})") from err
         if not 1 <= len(grids) <= 2:
-            raise ValueError("a PrivacyLossDistribution holds 1 or 2 grids")
+            raise ValueError(f"grids must hold 1 or 2 LossGrid (got {len(grids)})")
+        if not all(isinstance(g, LossGrid) for g in grids):
+            raise TypeError(f"grids must be LossGrid objects (got {[type(g).__name__ for g in grids]})")
         if len({g.pessimistic for g in grids}) != 1:
             raise ValueError("grids must all be pessimistic or all optimistic")
         self.grids = grids
@@ -73,7 +80,7 @@ class PrivacyLossDistribution:
             pairs = ((one.grids[0], g) for g in two.grids)
         return PrivacyLossDistribution([a.compose(b, tail_mass) for a, b in pairs])
 
-    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, tilt="auto", algorithm="squaring"):
+    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, tilt="auto", algorithm="squaring", timed=True):
         r"""``count``-fold composition (count ≥ 1).
 
         ``algorithm="squaring"``: repeated squaring, each convolution by FFT and cut to its
@@ -88,6 +95,9 @@ class PrivacyLossDistribution:
         ``"auto"`` is :meth:`chernoff_tilt` for δ = 1e-10, the smallest δ the book
         uses (larger δ are served by the untilted FFT, which is also computed);
         λ = 0 is one FFT per convolution instead of two.
+
+        Refused before any convolution beyond the grid-size limit and (``timed``, the default) beyond
+        the time limit (:meth:`LossGrid.check_composed_size`).
         """
         count = int(check_count(count, "count"))
         tail_mass = check_tail_mass(tail_mass)
@@ -96,8 +106,9 @@ class PrivacyLossDistribution:
             tilt = self.fft_tilt(count, tilt, delta=_AUTO_TILT_DELTA)
         tilts = np.broadcast_to(np.asarray(tilt, dtype=float), (len(self.grids),))
         if algorithm == "power":
-            return PrivacyLossDistribution([g.with_tilt(t).power(count, tail_mass) for g, t in zip(self.grids, tilts)])
-        return PrivacyLossDistribution([g.with_tilt(t).self_compose(count, tail_mass)
+            return PrivacyLossDistribution([g.with_tilt(t).power(count, tail_mass, timed=timed)
+                                            for g, t in zip(self.grids, tilts)])
+        return PrivacyLossDistribution([g.with_tilt(t).self_compose(count, tail_mass, timed=timed)
                                         for g, t in zip(self.grids, tilts)])
 
     def chernoff_tilt(self, count, *, delta=None, epsilon=None):
@@ -114,7 +125,7 @@ class PrivacyLossDistribution:
         """
         count = int(check_count(count, "count"))
         if (delta is None) == (epsilon is None):
-            raise ValueError("give exactly one of delta and epsilon")
+            raise ValueError(f"give exactly one target, delta or epsilon (got delta = {delta!r}, epsilon = {epsilon!r})")
         if delta is not None:
             log_inv_delta = math.log(1.0 / float(check_delta(delta)))
         else:
@@ -149,7 +160,8 @@ class PrivacyLossDistribution:
         return t if t.ndim else float(t)
 
     def delta(self, epsilon):
-        """δ(ε), maximised over the directions."""
+        """δ(ε) ∈ [0, 1], maximised over the directions (ε a real number or array; ε = ±∞ allowed)."""
+        epsilon = check_real(epsilon, "epsilon")
         vals = [np.asarray(g.delta(epsilon)) for g in self.grids]
         return scalar_or_array(np.maximum.reduce(vals))
 

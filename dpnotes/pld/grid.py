@@ -25,14 +25,26 @@ from scipy.special import logsumexp
 
 from .._validation import (
     MAX_GRID_POINTS,
+    check_array,
+    check_bool,
+    check_cost,
+    check_count,
     check_grid_points,
+    check_interval,
     check_nonnegative,
+    check_positive,
+    check_real,
     check_tail_mass,
     scalar_or_array,
+    validated_methods,
 )
 
 UNIT_ROUNDOFF = np.finfo(float).eps
 _REL_SLACK = 1e-8  # relative floating-point allowance on δ (per-bin quadrature and CDFs)
+#: seconds per point·log₂(points) of one FFT convolution with its round-off bounds in the window model of
+#: :meth:`LossGrid.check_composed_size` (the rate of :mod:`dpnotes.pld.dpsgd`'s cost model)
+_SECONDS_PER_FFT_POINT_LOG = 2e-8
+_MASS_SLACK = 1e-6  # total mass a LossGrid may hold above 1 (round-off of composed grids, far below)
 DEFAULT_TAIL_MASS = 1e-16  # mass cut from each tail per construction/convolution
 MAX_POINTS = MAX_GRID_POINTS  # the most grid points of one distribution (an FFT of 2²⁴ doubles, about 0.5 s)
 
@@ -40,6 +52,7 @@ MAX_POINTS = MAX_GRID_POINTS  # the most grid points of one distribution (an FFT
 # --------------------------------------------------------------------------
 # one direction: a (sub-)probability measure on shift + i·h (h = interval), plus an atom at +∞
 # --------------------------------------------------------------------------
+@validated_methods
 class LossGrid:
     r"""A privacy loss distribution of one direction on the grid ``shift + i·interval``.
 
@@ -76,15 +89,21 @@ class LossGrid:
 
     def __init__(self, shift, interval, probs, inf_mass, pessimistic, error=0.0, *,
                  tilt=0.0, log_tilt_error=-math.inf, inf_error=0.0):
-        self.shift = float(shift)
-        self.interval = float(interval)
-        self.probs = np.asarray(probs, dtype=float)
-        self.inf_mass = float(inf_mass)
-        self.pessimistic = bool(pessimistic)
-        self.error = float(error)  # bound on ‖e‖₂, the FFT round-off carried by probs
-        self.tilt = float(tilt)  # λ of the tilted error norm
-        self.log_tilt_error = float(log_tilt_error)  # bound on log ‖e_i e^{λ ℓ_i}‖₂
-        self.inf_error = float(inf_error)  # bound on the error of inf_mass
+        self.shift = float(check_real(shift, "shift", allow_inf=False))
+        self.interval = float(check_positive(interval, "interval"))
+        probs = check_array(probs, "probs") if np.size(probs) else np.zeros(0)
+        if np.any(probs < 0):
+            raise ValueError(f"probs must be masses in [0, 1] (got {probs[probs < 0][:3]})")
+        self.probs = probs
+        self.inf_mass = float(check_interval(inf_mass, "inf_mass", 0.0, 1.0))
+        total = float(probs.sum()) + self.inf_mass
+        if not total <= 1.0 + _MASS_SLACK:  # composed grids carry FFT round-off (bounded in the tilted norm)
+            raise ValueError(f"probs and inf_mass must hold a total mass in [0, 1] (a sub-probability; got {total!r})")
+        self.pessimistic = check_bool(pessimistic, "pessimistic")
+        self.error = float(check_nonnegative(error, "error"))  # bound on ‖e‖₂, the FFT round-off carried by probs
+        self.tilt = float(check_nonnegative(tilt, "tilt"))  # λ of the tilted error norm
+        self.log_tilt_error = float(check_real(log_tilt_error, "log_tilt_error"))  # bound on log ‖e_i e^{λ ℓ_i}‖₂
+        self.inf_error = float(check_nonnegative(inf_error, "inf_error"))  # bound on the error of inf_mass
 
     def with_tilt(self, tilt):
         """This grid with its error measured in the λ-tilted norm (only for a grid without FFT error)."""
@@ -97,7 +116,7 @@ class LossGrid:
 
     def log_mgf(self, tilt):
         """log Σ_i p_i e^{λ ℓ_i}, the log moment generating function of the finite part (λ a number or array)."""
-        lams = np.asarray(tilt, dtype=float)
+        lams = check_real(tilt, "tilt")
         keep = self.probs > 0
         if not np.any(keep):
             return scalar_or_array(np.full(lams.shape, -math.inf))
@@ -111,6 +130,7 @@ class LossGrid:
 
     def round_off(self, eps):
         """Bound on the floating-point error of δ(ε) from this grid (see the class docstring)."""
+        eps = float(check_real(eps, "eps", allow_inf=False))
         lam, d, n = self.tilt, self.interval, self.probs.size
         k0 = max(math.floor((eps - self.shift) / d) + 1, 0)  # first grid loss > ε
         if k0 >= n or self.error == 0.0:  # nothing above ε, or no FFT error
@@ -162,14 +182,17 @@ class LossGrid:
         return min(max(d, 0.0), 1.0)
 
     def delta(self, epsilon):
-        """δ(ε) of this grid (an upper bound if pessimistic, a lower bound if not)."""
-        eps = np.asarray(epsilon, dtype=float)
-        flat = [self._bound(float(e)) for e in eps.ravel()]
+        """δ(ε) of this grid (an upper bound if pessimistic, a lower bound if not), in [0, 1]."""
+        eps = check_real(epsilon, "epsilon")
+        # δ is constant beyond the last grid loss (the atom at +∞ only) and equal to its value at ε = −∞ in
+        # floating point below shift − 800 (e^{ε−ℓ_i} = 0): ε = ±∞ is read there
+        low, high = self.shift - 800.0, self.shift + self.interval * self.probs.size + 1.0
+        flat = [self._bound(min(max(float(e), low), high)) for e in eps.ravel()]
         return scalar_or_array(np.reshape(flat, eps.shape))
 
     def epsilon(self, delta):
         """Smallest ε ≥ 0 with δ(ε) ≤ δ (exact for the grid: δ is linear in e^ε between grid points)."""
-        dl = np.asarray(delta, dtype=float)
+        dl = check_interval(delta, "delta", 0.0, 1.0)
         flat = [self._epsilon_one(float(d)) for d in dl.ravel()]
         return scalar_or_array(np.reshape(flat, dl.shape))
 
@@ -200,6 +223,7 @@ class LossGrid:
 
     def truncated(self, tail_mass):
         """Cut the tails holding at most ``tail_mass`` each; keep the bound valid."""
+        tail_mass = float(check_interval(tail_mass, "tail_mass", 0.0, 1.0))
         p = self.probs
         if p.size == 0:
             return self
@@ -230,6 +254,9 @@ class LossGrid:
         FFT noise never decides what is cut; the cut mass goes to +∞ and to the
         lowest kept point (pessimistic) or is dropped.
         """
+        if not isinstance(other, LossGrid):
+            raise TypeError(f"other must be a LossGrid (got {type(other).__name__})")
+        tail_mass = check_tail_mass(tail_mass)
         if not math.isclose(self.interval, other.interval, rel_tol=1e-12, abs_tol=0.0):
             raise ValueError("interval of both grids must be equal to compose them")
         if self.pessimistic != other.pessimistic:
@@ -297,9 +324,59 @@ class LossGrid:
                         min(inf_mass, 1.0), self.pessimistic, error, tilt=lam,
                         log_tilt_error=log_tilt_error, inf_error=inf_error)
 
-    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS):
-        """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``)."""
-        count = int(count)
+    def check_composed_size(self, count, tail_mass=DEFAULT_TAIL_MASS, algorithm="squaring", timed=True):
+        r"""Refuse, before any convolution, a ``count``-fold composition whose grid would exceed the size limit.
+
+        The composed loss has mean T·m and standard deviation √T·s (m, s of this grid's law, T =
+        ``count``); by the central limit its kept window is about 2z√T·s wide, z = √(2 log(1/τ)) for
+        the tail mass τ cut from each side, so it needs about 2z√T·s/h + n points (h the interval,
+        n this grid's points). Returns that estimate when it is within :data:`MAX_POINTS`.
+        """
+        count = int(check_count(count, "count"))
+        tail_mass = check_tail_mass(tail_mass)
+        p, n = self.probs, self.probs.size
+        mass = float(p.sum())
+        if count == 1 or n <= 1 or mass <= 0:
+            return n
+        idx = np.arange(n, dtype=float)
+        mean = float(np.dot(p, idx)) / mass
+        sd = math.sqrt(max(float(np.dot(p, (idx - mean) ** 2)) / mass, 0.0))  # in grid steps
+        z = math.sqrt(2.0 * math.log(1.0 / (tail_mass / count)))
+        # the window kept: beyond u above (below) the mean the composed index has mass ≤ τ = tail_mass/T by
+        # Chernoff, P(J − T·mean > u) ≤ exp(T·κ(μ) − μu), κ the centred log-MGF of one step's index (heavy
+        # tails included); never more than the full support T(n − 1) + 1
+        with np.errstate(divide="ignore"):
+            log_p = np.log(p / mass)
+        log_tau = math.log(tail_mass / count)
+        mus = np.geomspace(1e-6, 50.0, 40) / max(sd, 1e-12)
+        width = 0.0
+        for sign in (1.0, -1.0):
+            kappa = logsumexp(log_p[None, :] + sign * mus[:, None] * (idx - mean)[None, :], axis=1)
+            width += float(np.min((count * kappa - log_tau) / mus))
+        estimate = min(width + n, count * (n - 1.0) + 1.0)
+        what = f"the {count}-fold composition of a grid of {n} points (interval {self.interval:g})"
+        remedy = "use a larger interval or tail_mass, or a smaller count"
+        if not timed:  # the caller made its own estimate (the DP-SGD routes, dpnotes.pld.dpsgd)
+            return estimate
+        check_grid_points(2.0 * estimate, what + " (convolving two halves of about that window)", remedy)
+        # by squaring: one convolution (plain and tilted FFTs) per level j, of about 2z√(2^j)·sd + n points;
+        # by one power of the transform: the last window, with log₂T multiplications
+        levels = max(math.ceil(math.log2(count)), 1)
+        if algorithm == "power":
+            top = min(estimate, MAX_POINTS)
+            work = top * (math.log2(top + 2) + levels)
+        else:
+            work = sum(w * math.log2(w + 2) for w in (min(2.0 * z * math.sqrt(2.0**j) * sd + n, MAX_POINTS)
+                                                     for j in range(1, levels + 1)))
+        check_cost(what, remedy, seconds=_SECONDS_PER_FFT_POINT_LOG * 2 * work, nbytes=16.0 * 8 * estimate)
+        return estimate
+
+    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True):
+        """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``);
+        refused up front (:meth:`check_composed_size`) beyond the grid-size limit, or (``timed``) the time limit."""
+        count = int(check_count(count, "count"))
+        tail_mass = check_tail_mass(tail_mass)
+        self.check_composed_size(count, tail_mass, timed=timed)
         tail_mass = tail_mass / count  # a cut at one level is repeated up to `count` times
         result, base = None, self
         while count:
@@ -311,7 +388,7 @@ class LossGrid:
         return result
 
 
-    def power(self, count, tail_mass=DEFAULT_TAIL_MASS):
+    def power(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True):
         r"""The ``count``-fold composition in the Fourier domain: one transform, its T-th power, one inverse.
 
         The composed index J (loss ``count``·shift + J·h) is kept on the window
@@ -337,9 +414,10 @@ class LossGrid:
         Where Chernoff bounds are loose (long-tailed steps: the window would exceed
         8(n + 16√T·sd) or the size limit) this is :meth:`self_compose`. Only for a grid without round-off yet.
         """
-        count = int(count)
+        count = int(check_count(count, "count"))
         if count == 1:
             return self
+        self.check_composed_size(count, check_tail_mass(tail_mass), algorithm="power", timed=timed)
         if self.error > 0 or self.inf_error > 0:
             raise ValueError("power composes a grid that carries no round-off yet")
         tail_mass = check_tail_mass(tail_mass)
@@ -405,7 +483,7 @@ class LossGrid:
             tau_dn = math.exp(min(log_tail(t_dn, -mus_dn, lo), 0.0)) if lo > bottom else 0.0
         width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
         if width > min(8 * (n + 16 * math.sqrt(T) * sd_a), MAX_POINTS):  # loose bounds
-            return self.self_compose(count, tail_mass)  # (long-tailed steps): squaring cuts by exact tail sums
+            return self.self_compose(count, tail_mass, timed=timed)  # (long-tailed steps): squaring cuts by exact tail sums
         nfft = _fft.next_fast_len(width, real=True)
         c0, e0 = _power_pipeline(a, T, nfft, lo + shift_c, width, m * (1 + n * UNIT_ROUNDOFF), 0.0)
         e0 += tau_up + tau_dn

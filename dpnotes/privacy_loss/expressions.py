@@ -22,6 +22,11 @@ def _check_loss(loss):
                         f"{type(loss).__name__})")
 
 
+def _as_delta(value):
+    """A computed δ as a float in [0, 1]: quadrature or cancellation can leave it a few ulps outside."""
+    return float(min(max(float(value), 0.0), 1.0))
+
+
 def _check_eps_scalar(epsilon):
     return float(check_nonnegative(epsilon, "epsilon"))
 
@@ -57,7 +62,7 @@ def delta_sup_over_sets(loss, epsilon):
     _check_loss(loss)
     eps = _check_eps_scalar(epsilon)
     if loss.pmfs is not None:
-        return float(hockey_stick_divergence(*loss.pmfs, eps))
+        return _as_delta(hockey_stick_divergence(*loss.pmfs, eps))
 
     def log_integrand(y):
         lr = loss.log_ratio(y)
@@ -77,7 +82,7 @@ def delta_sup_over_sets(loss, epsilon):
     a, b = lo_y, float(grid[min(live[-1] + 1, grid.size - 1)])
     pts = [x for x in loss.y_points if a < x < b] + list(np.linspace(a, b, 9)[1:-1])
     val = adaptive_integral(lambda y: np.exp(log_integrand(y) - shift), a, b, points=pts)
-    return float(val * np.exp(shift))
+    return _as_delta(val * np.exp(shift))
 
 
 def _half_line_start(loss, eps):
@@ -134,7 +139,7 @@ def delta_tail_difference(loss, epsilon):
     eps = _check_eps_scalar(epsilon)
     with np.errstate(divide="ignore", over="ignore"):
         # e^ε·P[−Z' > ε] in log space: e^ε alone overflows beyond ε ≈ 709 while the product is tiny
-        return float(loss.sf(eps) - np.exp(eps + np.log(loss.sf_q(eps))))
+        return _as_delta(loss.sf(eps) - np.exp(eps + np.log(loss.sf_q(eps))))
 
 
 @named_shapes
@@ -185,8 +190,8 @@ def delta_expected_hinge(loss, epsilon, n_samples=None, seed=0):
             lo = max(lo, eps)
             if hi > lo:
                 total += adaptive_integral(lambda z: hinge(z) * loss.density(z), lo, hi)
-            return total
-        return loss.expect(hinge)
+            return _as_delta(total)
+        return _as_delta(loss.expect(hinge))
     n_samples = check_int(n_samples, "n_samples", minimum=2, maximum=10**8)
     z = loss.sample(n_samples, seed)
     h = hinge(z)
@@ -227,7 +232,7 @@ def delta_tail_integral(loss, epsilon):
         hi = max(loss.density_range[1], *pts) if pts else loss.density_range[1]
     if hi <= eps:
         return 0.0
-    return adaptive_integral(lambda z: np.exp(eps - z) * loss.sf(z), eps, hi, points=pts)
+    return _as_delta(adaptive_integral(lambda z: np.exp(eps - z) * loss.sf(z), eps, hi, points=pts))
 
 
 @named_shapes

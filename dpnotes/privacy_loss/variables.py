@@ -18,10 +18,31 @@ import warnings
 import numpy as np
 from scipy.special import ndtr
 
-from .._validation import check_interval, check_pmf_pair, check_positive, named_shapes
+from .._validation import (check_count, check_interval, check_pmf_pair, check_positive, check_real, check_work,
+                           named_shapes, validated_methods)
 from .laws import AtomicLossLaw, GaussianLossLaw, LaplaceLossLaw, LossLaw
 
 
+#: the most draws :meth:`PrivacyLoss.sample` makes in one call (8·10⁷ doubles, 640 MB with the outputs)
+MAX_SAMPLES = 8 * 10**7
+
+
+def _checked_point_function(fn, name, what):
+    """``fn`` behind the checks of the public functions: its argument a real number or array (no NaN),
+    named ``name``; the result computed under its own floating-point error state."""
+    if fn is None:
+        return None
+
+    @named_shapes
+    def checked(x):
+        return fn(check_real(x, name))
+
+    checked.__name__ = what
+    checked.__doc__ = getattr(fn, "__doc__", None)
+    return checked
+
+
+@validated_methods
 class PrivacyLoss:
     r"""The privacy-loss random variable Z = log(P(Y)/Q(Y)), Y ~ P, of a pair (P, Q).
 
@@ -53,14 +74,14 @@ class PrivacyLoss:
             raise TypeError(f"law must be a LossLaw (got {type(law).__name__})")
         self.name = name
         self.law = law
-        self.log_p = log_p
-        self.log_q = log_q
+        self.log_p = _checked_point_function(log_p, "y", "log_p")
+        self.log_q = _checked_point_function(log_q, "y", "log_q")
         self.sample_y = sample_y
-        self.sf = sf
-        self.sf_q = sf_q
+        self.sf = _checked_point_function(sf, "z", "sf")
+        self.sf_q = _checked_point_function(sf_q, "z", "sf_q")
         self.atoms = np.asarray(atoms, dtype=float)
         self.masses = np.asarray(masses, dtype=float)
-        self.density = density
+        self.density = _checked_point_function(density, "z", "density")
         self.density_range = density_range
         self.y_points = tuple(y_points)
         self.y_scale = float(y_scale)
@@ -72,11 +93,19 @@ class PrivacyLoss:
 
     def sample(self, n, seed=0):
         """``n`` draws of Z (Y ~ P mapped through the log ratio), from ``numpy.random.default_rng(seed)``."""
-        rng = np.random.default_rng(seed)
-        return self.log_ratio(self.sample_y(int(n), rng))
+        n = int(check_count(n, "n", minimum=0))
+        check_work(n, MAX_SAMPLES, f"PrivacyLoss.sample(n={n})", f"draw at most {MAX_SAMPLES:.0e} values per call")
+        try:
+            rng = np.random.default_rng(seed)
+        except (TypeError, ValueError) as err:
+            raise TypeError(f"seed must be a non-negative int, None or a numpy Generator (got "
+                            f"{type(seed).__name__} {seed!r:.40})") from err
+        return self.log_ratio(self.sample_y(n, rng))
 
     def expect(self, h):
         """E[h(Z)] from the law of Z: atoms plus quadrature of the continuous part."""
+        if not callable(h):
+            raise TypeError(f"h must be a function of z (got {type(h).__name__} {h!r:.40})")
         total = float(np.sum(self.masses * h(self.atoms))) if self.atoms.size else 0.0
         if self.density is not None:
             lo, hi = self.density_range
@@ -199,6 +228,9 @@ def privacy_loss_laplace(scale, sensitivity=1.0):
     b = float(check_positive(scale, "scale"))
     d = float(check_positive(sensitivity, "sensitivity"))
     t = d / b
+    if not 0.0 < t < math.inf:
+        raise ValueError(f"sensitivity/scale must be in (0, ∞) as a float (got sensitivity {d:g} / scale {b:g} "
+                         f"= {t:g}); use a ratio between about 1e-300 and 1e300")
     log_c = -np.log(2.0 * b)
 
     def sf(z):
@@ -266,7 +298,13 @@ def privacy_loss_discrete(p, q):
     idx = np.arange(p.size)
 
     def lookup(table):
-        return lambda y: table[np.asarray(y, dtype=int)]
+        def at(y):  # y an outcome index 0 … n − 1 (integer-valued)
+            y = np.asarray(y, dtype=float)
+            if not np.all((y == np.round(y)) & (y >= 0) & (y < table.size)):
+                raise ValueError(f"y must be outcome indices, integers in [0, {table.size - 1}] (got {np.ravel(y)[:3]})")
+            return table[y.astype(int)]
+
+        return at
 
     def sf(zz):
         zz = np.asarray(zz, float)

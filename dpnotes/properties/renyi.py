@@ -9,6 +9,7 @@ intermediate law (:func:`triangle_bound`) and the group-privacy bound it gives
 """
 
 import numpy as np
+from scipy.special import logsumexp
 
 from .._validation import (
     check_array,
@@ -25,7 +26,8 @@ from ..divergence import renyi_divergence
 def _pmf(x, name):
     x = check_real(x, name)
     if x.ndim != 1 or np.any(x < 0) or not np.isclose(x.sum(), 1.0, rtol=0, atol=1e-9):
-        raise ValueError(f"{name} must be a 1-D pmf: entries in [0, 1] summing to 1")
+        raise ValueError(f"{name} must be a 1-D pmf: entries in [0, 1] summing to 1 (got shape {x.shape}, "
+                         f"entries {np.ravel(x)[:4]}, sum {float(np.sum(x))!r})")
     return x
 
 
@@ -100,18 +102,21 @@ def quasi_convexity_sides(p, q, p2, q2, s, alpha):
     True
     """
     p, q, p2, q2 = (_pmf(x, n) for x, n in ((p, "p"), (q, "q"), (p2, "p2"), (q2, "q2")))
+    if not p.shape == q.shape == p2.shape == q2.shape:
+        raise ValueError(f"p, q, p2 and q2 must be pmfs of equal length (got lengths {p.size}, {q.size}, {p2.size}, "
+                         f"{q2.size})")
     s = float(check_interval(s, "s", 0, 1))
     a = float(check_order(alpha, allow_one=True))
     lhs = renyi_divergence((1 - s) * p + s * p2, (1 - s) * q + s * q2, a)
     d1, d2 = renyi_divergence(p, q, a), renyi_divergence(p2, q2, a)
+    w = np.array([1 - s, s])
+    d = np.array([d1, d2], dtype=float)
+    keep = w > 0  # a pair of weight 0 does not enter the middle term, even at D = ∞ (no 0·∞)
     if a == 1.0:
-        mid = (1 - s) * d1 + s * d2
-    else:
-        w = np.array([1 - s, s])
-        keep = w > 0
-        mid = float(np.log(np.sum(w[keep] * np.exp((a - 1) * (np.array([d1, d2])[keep] - max(d1, d2)))))
-                    / (a - 1) + max(d1, d2))
-    return float(lhs), float(mid), float(max(d1, d2))
+        mid = float(np.sum(w[keep] * d[keep]))
+    else:  # log Σ w_j e^{(α−1) D_j} / (α − 1), by log-sum-exp (D_j = ∞ gives ∞)
+        mid = float(logsumexp((a - 1) * d[keep], b=w[keep]) / (a - 1))
+    return float(lhs), mid, float(max(d1, d2))
 
 
 @named_shapes

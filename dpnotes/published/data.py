@@ -8,6 +8,7 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 
@@ -16,13 +17,13 @@ from .._validation import check_count, check_delta, check_interval, check_positi
 __all__ = ["STEP_RULES", "published_numbers", "published_sampling_rate", "published_steps"]
 
 #: How each library turns epochs into steps T (n: data set size, b: batch size, q: sampling rate).
-STEP_RULES = {
+STEP_RULES = MappingProxyType({
     "given": "T as published",
     "epochs_times_floor_n_over_b": "T = epochs · ⌊n/b⌋ (TensorFlow Privacy's MNIST tutorial, 2019)",
     "ceil_epochs_n_over_b": "T = ⌈epochs · n/b⌉ (TensorFlow Privacy's compute_dp_sgd_privacy)",
     "epochs_times_int_inverse_q": "T = epochs · int(1/q) (Opacus' UniformWithReplacementSampler, 2021)",
     "epochs_n_over_b": "T = epochs · n/b, not rounded (TensorFlow Privacy's GDP accountant)",
-}
+})  # read-only
 
 _ACCOUNTANTS = ("rdp", "gdp-clt")
 _CONVERSIONS = ("mironov", "improved")

@@ -48,6 +48,7 @@ from .._validation import (
     check_nonnegative,
     check_probability,
     check_steps,
+    frozen_array,
     named_shapes,
 )
 from ..conversion import OrderGridWarning
@@ -58,11 +59,10 @@ __all__ = ["ORDER_LADDER", "epsilon_rdp_subsampled_gaussian", "delta_rdp_subsamp
 
 #: Orders of the bracketing ladder: towards 1 (ratio ≈ 2 in α − 1), the integers 2–64 of the first
 #: evaluation, then integers ×1.5/×1.33 up to 2¹⁷.
-ORDER_LADDER = np.array([1.001, 1.002, 1.005, 1.01, 1.02, 1.05, 1.1, 1.25, 1.5,
-                         2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64,
-                         96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
-                         12288, 16384, 24576, 32768, 49152, 65536, 98304, 131072], dtype=float)
-ORDER_LADDER.setflags(write=False)
+ORDER_LADDER = frozen_array([1.001, 1.002, 1.005, 1.01, 1.02, 1.05, 1.1, 1.25, 1.5,
+                             2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64,
+                             96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
+                             12288, 16384, 24576, 32768, 49152, 65536, 98304, 131072])  # read-only
 _FIRST = (9, 19)  # ladder indices of 2 and 64: the first evaluation
 _CHUNK = 6        # ladder orders added per extension
 _MAX_ROUNDS, _POINTS = 16, 7
