@@ -6,9 +6,9 @@ how far a law P is from a law Q after allowing P to be moved by at most z
 
 .. math:: D_\alpha^{(z)}(P\,\|\,Q) = \inf_{P':\,W_\infty(P,P')\le z} D_\alpha(P'\,\|\,Q).
 
-The infimum is over the FIRST argument. Seed 000 (Definition 1.5) prints
+The infimum is over the FIRST argument. Source S0 (Definition 1.5) prints
 inf over Q' of D_α(P‖Q') with the constraint on P' — a mix-up of arguments
-(seed 001 has it right). With the correct definition, D_α^{(0)} = D_α, the
+(source S1 has it right). With the correct definition, D_α^{(0)} = D_α, the
 value is non-increasing in z, and the shifting property holds:
 D_α^{(‖x‖)}(P ∗ x ‖ Q) ≤ D_α(P‖Q) (take P' = P; P ∗ x is P shifted by x).
 
@@ -17,7 +17,7 @@ The shift-reduction lemma then trades shift for noise,
 .. math:: D_\alpha^{(z)}(U+\zeta\,\|\,V+\zeta) \le D_\alpha^{(z+a)}(U\,\|\,V) + R_\alpha(\zeta, a),
           \qquad R_\alpha(\zeta, a) = \sup_{|x|\le a} D_\alpha(\zeta + x\,\|\,\zeta),
 
-and telescoping it along a schedule of shifts gives seed 001's Theorem 1 (the
+and telescoping it along a schedule of shifts gives source S1's Theorem 1 (the
 bound on D_α(P^{∗m} + 1 ‖ P^{∗m}) for a sum of m independent noises).
 """
 
@@ -87,7 +87,7 @@ def renyi_shift_sup(alpha, a, noise="gaussian", scale=1.0):
 
     References
     ----------
-    Seed 000, Definition 1.6 and the remark after it (claim S0-06); seed 001,
+    Source S0, Definition 1.6 and the remark after it (claim S0-06); source S1,
     Lemma 2; Feldman et al. (2018), Definition 8.
 
     Examples
@@ -141,7 +141,7 @@ def shifted_renyi_location(alpha, x, z, noise="gaussian", scale=1.0):
 
     References
     ----------
-    Seed 000, Definition 1.5 (its infimum is over the wrong argument) and seed
+    Source S0, Definition 1.5 (its infimum is over the wrong argument) and seed
     001 (correct definition); claim S0-05; Feldman et al. (2018), Definition 6
     and Lemma 7 (shifting).
 
@@ -178,7 +178,7 @@ def shift_increments(schedule):
 
     Examples
     --------
-    >>> shift_increments([1.0, 0.75, 0.5, 0.25]).tolist()  # seed 001's uniform schedule, m = 4
+    >>> shift_increments([1.0, 0.75, 0.5, 0.25]).tolist()  # source S1's uniform schedule, m = 4
     [0.25, 0.25, 0.25, 0.25]
     """
     a = check_array(schedule, "schedule")
@@ -224,7 +224,7 @@ def shift_reduction_bound(alpha, increments, noise="gaussian", scale=1.0):
 
     References
     ----------
-    Seed 001, Lemma 2 and the proof of Theorem 1 (claims S1-02, S1-03);
+    Source S1, Lemma 2 and the proof of Theorem 1 (claims S1-02, S1-03);
     Feldman et al. (2018), Lemma 20 and Theorem 22.
 
     Examples
@@ -250,7 +250,7 @@ def optimal_shift_increments(alpha, n, noise="gaussian", scale=1.0, seed=0):
     Minimises Σ_{i=1}^m D_α(P + d_i‖P) over the simplex {d_i ≥ 0, Σ d_i = 1}
     with SLSQP from a random (seeded) starting point. For Gaussian and Laplace
     noise the minimiser is the uniform d_i = 1/m (convexity + Jensen), and the
-    minimum is seed 001's m·D_α(P + 1/m‖P); the optimiser recovers the value
+    minimum is source S1's m·D_α(P + 1/m‖P); the optimiser recovers the value
     to ~1e-9 relative. When α/(mb) is large the Laplace objective is nearly
     linear in each d_i (D_α(Lap + t) ≈ t/b − const), the optimum is flat and the
     returned increments may differ from 1/m by a few percent at the same value.
@@ -270,7 +270,7 @@ def optimal_shift_increments(alpha, n, noise="gaussian", scale=1.0, seed=0):
 
     References
     ----------
-    Seed 001, proof of Theorem 1 (claim S1-03).
+    Source S1, proof of Theorem 1 (claim S1-03).
 
     Examples
     --------

@@ -7,7 +7,7 @@ How the privacy parameters of T mechanisms run on the same data combine:
   the zCDP form Tε²/2 + ε√(2T log 1/δ') (seeds 002, 003);
 * zCDP — ρ's add (ε-DP is ½ε²-zCDP); RDP — at a fixed order α the ε(α)'s add.
 
-It also answers the two design questions of seed 003: the Laplace scale b for
+It also answers the two design questions of source S3: the Laplace scale b for
 T queries under a total (ε, δ) budget (S3-02), and the choice of δ' for
 Gaussian mechanisms under advanced composition (S3-04).
 """
@@ -74,7 +74,7 @@ def epsilon_delta_basic_composition(epsilons, deltas=0.0):
 
     References
     ----------
-    Dwork & Roth (2014), Theorem 3.16; seed 003 (basic composition, S3-02).
+    Dwork & Roth (2014), Theorem 3.16; source S3 (basic composition, S3-02).
 
     Examples
     --------
@@ -116,7 +116,7 @@ def epsilon_advanced_composition(epsilon, k, delta_prime, form="drv"):
 
     References
     ----------
-    Seed 002, S2-08 eq. (.6); seed 003, S3-01; Dwork, Rothblum & Vadhan (2010),
+    Source S2, S2-08 eq. (.6); source S3, S3-01; Dwork, Rothblum & Vadhan (2010),
     Theorem III.3; Bun & Steinke (2016).
 
     Examples
@@ -162,7 +162,7 @@ def epsilon_delta_advanced_composition(epsilon, delta, k, delta_prime, form="zcd
 
     References
     ----------
-    Seed 003, S3-03; Dwork, Rothblum & Vadhan (2010), Theorem III.3.
+    Source S3, S3-03; Dwork, Rothblum & Vadhan (2010), Theorem III.3.
 
     Examples
     --------
@@ -195,7 +195,7 @@ def epsilon_heterogeneous_composition(epsilons, delta_prime):
 
     References
     ----------
-    Seed 002, S2-08 eq. (.7) (the seed leaves δ' implicit: the overall δ is
+    Source S2, S2-08 eq. (.7) (the source leaves δ' implicit: the overall δ is
     Σδ_j + δ'); Bun & Steinke (2016).
 
     Examples
@@ -220,7 +220,7 @@ def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
     .. math:: \varepsilon_0 = \frac{\sqrt{2T\log(1/\delta') + 2T\varepsilon} - \sqrt{2T\log(1/\delta')}}{T};
 
     the DRV form is solved by Brent's method. ``form="linear"`` drops the
-    second-order term, ε₀ = ε/√(2T log(1/δ')) (seed 003's heuristic; it
+    second-order term, ε₀ = ε/√(2T log(1/δ')) (source S3's heuristic; it
     overshoots the budget by Tε₀²/2).
 
     Parameters
@@ -236,7 +236,7 @@ def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
 
     References
     ----------
-    Seed 003, S3-01/S3-02/S3-04.
+    Source S3, S3-01/S3-02/S3-04.
 
     Examples
     --------
@@ -281,7 +281,7 @@ def rdp_composition(rdp_curves, counts=1):
 
     References
     ----------
-    Seed 000, S0-08; seed 003, S3-05; seed 004, S4-06 (Claim 22); Mironov (2017), Prop. 1.
+    Source S0, S0-08; source S3, S3-05; source S4, S4-06 (Claim 22); Mironov (2017), Prop. 1.
 
     Examples
     --------
@@ -305,7 +305,7 @@ def zcdp_composition(rhos):
 
     References
     ----------
-    Seed 002, S2-04 (property 2); Bun & Steinke (2016), Lemma 2.3.
+    Source S2, S2-04 (property 2); Bun & Steinke (2016), Lemma 2.3.
 
     Examples
     --------
@@ -323,7 +323,7 @@ def zcdp_from_pure_dp(epsilon):
 
     References
     ----------
-    Seed 002, S2-04 (property 1); Bun & Steinke (2016), Prop. 1.4.
+    Source S2, S2-04 (property 1); Bun & Steinke (2016), Prop. 1.4.
 
     Examples
     --------
@@ -339,17 +339,17 @@ def laplace_scale_for_queries(k, epsilon, delta, rule="basic"):
 
     .. math::
         \text{basic: } b = T/\varepsilon,\qquad
-        \text{advanced (seed 003): } b = 2\sqrt{2T\log(1/\delta)}/\varepsilon,\qquad
+        \text{advanced (source S3): } b = 2\sqrt{2T\log(1/\delta)}/\varepsilon,\qquad
         \text{advanced-tight: } b = 1/\varepsilon_0
 
     with ε₀ the largest per-query ε whose composition Tε₀²/2 + ε₀√(2T log 1/δ)
     equals ε (:func:`epsilon_per_query_advanced`).
 
-    **On the seed's constant.** With b = 2√(2T log(1/δ))/ε each query is
+    **On the source's constant.** With b = 2√(2T log(1/δ))/ε each query is
     ε₀ = ε/(2√(2T log(1/δ)))-DP and advanced composition gives
     ε/2 + ε²/(16 log(1/δ)), which is
     within the budget ε exactly when ε ≤ 8 log(1/δ) — true for every practical
-    budget, so the seed's rule is valid but not what advanced composition
+    budget, so the source's rule is valid but not what advanced composition
     gives: the factor 2 spends only about half the budget; the tight scale is
     about √(2T log(1/δ))/ε (``"advanced-tight"``), i.e. almost half. Either way the
     variance 2b² is O(T/ log(1/δ)) times smaller than basic composition's
@@ -373,7 +373,7 @@ def laplace_scale_for_queries(k, epsilon, delta, rule="basic"):
 
     References
     ----------
-    Seed 003, S3-02.
+    Source S3, S3-02.
 
     Examples
     --------
@@ -627,7 +627,7 @@ def delta_prime_minimising_variance(k, epsilon, delta, **kwargs):
 
     References
     ----------
-    Seed 003, S3-04 ("δ' is a design parameter").
+    Source S3, S3-04 ("δ' is a design parameter").
 
     Examples
     --------

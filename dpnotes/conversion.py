@@ -5,7 +5,7 @@ Three conversions of an RDP guarantee (α, ε(α)) on a grid of orders α:
 * ``"mironov"`` — ε = ε(α) + log(1/δ)/(α − 1), δ = e^{(α−1)(ε(α)−ε)} (Mironov 2017, Prop. 3);
 * ``"improved"`` — ε = ε(α) + log((α−1)/α) − (log δ + log α)/(α − 1)
   (Balle et al. 2020; Canonne, Kamath & Steinke 2020), never worse than Mironov;
-* ``"chernoff"`` — the Legendre-transform route of seed 004 (Claims 20, 21, 23):
+* ``"chernoff"`` — the Legendre-transform route of source S4 (Claims 20, 21, 23):
   δ = exp(−κ*(ε)) with κ(t) = t·ε(t + 1) (t = α − 1). On a grid of orders the Legendre
   transform is a maximum over the grid, and inverting it gives exactly the
   Mironov values; it is computed here independently (transform, then root
@@ -112,7 +112,7 @@ def legendre_transform(t, kappa, x):
 
     References
     ----------
-    Seed 004, Claim 20 (definition of f*) and S4-07 ((Tf)*(x) = T f*(x/T)).
+    Source S4, Claim 20 (definition of f*) and S4-07 ((Tf)*(x) = T f*(x/T)).
 
     Examples
     --------
@@ -168,8 +168,8 @@ def epsilon_from_rdp(orders, rdp, delta, method="improved", return_order=False):
 
     References
     ----------
-    Seed 000, S0-07; seed 003, S3-06; seed 004, S4-03/S4-04 (Claims 20, 21);
-    seed 002, RDP property 8; Mironov (2017), Prop. 3; Balle et al. (2020),
+    Source S0, S0-07; source S3, S3-06; source S4, S4-03/S4-04 (Claims 20, 21);
+    source S2, RDP property 8; Mironov (2017), Prop. 3; Balle et al. (2020),
     Theorem 21; Canonne, Kamath & Steinke (2020), Prop. 12.
 
     Examples
@@ -260,7 +260,7 @@ def delta_from_rdp(orders, rdp, epsilon, method="improved", return_order=False):
 
     References
     ----------
-    Seed 004, S4-04 (Claim 21) and S4-03 (Claim 20); seed 002, RDP property 8;
+    Source S4, S4-04 (Claim 21) and S4-03 (Claim 20); source S2, RDP property 8;
     Canonne, Kamath & Steinke (2020), Prop. 12.
 
     Examples
@@ -388,7 +388,7 @@ def epsilon_from_rdp_curve(rdp_fn, delta, method="improved", bounds=(1.0 + 1e-6,
 
     References
     ----------
-    Seed 004, S4-05 (optimal order of Example 2); Canonne, Kamath & Steinke (2020).
+    Source S4, S4-05 (optimal order of Example 2); Canonne, Kamath & Steinke (2020).
 
     Examples
     --------
@@ -432,7 +432,7 @@ def delta_from_rdp_curve(rdp_fn, epsilon, method="improved", bounds=(1.0 + 1e-6,
 
     References
     ----------
-    Seed 004, S4-05 (Example 2); Canonne, Kamath & Steinke (2020), Prop. 12.
+    Source S4, S4-05 (Example 2); Canonne, Kamath & Steinke (2020), Prop. 12.
 
     Examples
     --------
@@ -488,7 +488,7 @@ def epsilon_from_zcdp(rho, delta, method="bun-steinke"):
 
     References
     ----------
-    Seed 002, S2-04 (property 3, with ρ = ½Tε²); Bun & Steinke (2016), Prop. 1.3;
+    Source S2, S2-04 (property 3, with ρ = ½Tε²); Bun & Steinke (2016), Prop. 1.3;
     Canonne, Kamath & Steinke (2020), Prop. 12.
 
     Examples

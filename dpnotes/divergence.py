@@ -66,7 +66,7 @@ def renyi_divergence(p, q, alpha, support=None, points=()):
 
     References
     ----------
-    Seed 000, Definition 1.2; seed 004, definition of D_λ (the order is called λ there); Rényi (1961).
+    Source S0, Definition 1.2; source S4, definition of D_λ (the order is called λ there); Rényi (1961).
 
     Examples
     --------

@@ -1,8 +1,8 @@
-r"""The ε (or δ) of DP-SGD by each accounting route of seed 004, side by side.
+r"""The ε (or δ) of DP-SGD by each accounting route of source S4, side by side.
 
 DP-SGD with Poisson sampling rate q, noise multiplier σ (clipping norm C = 1) and T
 steps releases T noisy gradient sums; each step is the *sampled Gaussian
-mechanism*. Its (ε, δ) can be bounded along several routes (seed 004,
+mechanism*. Its (ε, δ) can be bounded along several routes (source S4,
 "Comparison among different methods", S4-17):
 
 ``"route1"``
@@ -10,7 +10,7 @@ mechanism*. Its (ε, δ) can be bounded along several routes (seed 004,
     for (ε, δ) → advanced composition over T steps;
 ``"route2"``
     RDP of the Gaussian *without* subsampling, α/(2σ²) per step, composed to
-    Tα/(2σ²) and converted with Mironov's formula (seed 004, Example 3);
+    Tα/(2σ²) and converted with Mironov's formula (source S4, Example 3);
 ``"route3"``
     the constant K(c₁, c₂) of Claim 26 at orders α = c₂σ² and c₁ = qσ (so that the
     rate is q = c₁/σ), composed and converted as in Claim 28 (S4-13, S4-15) — only
@@ -143,7 +143,7 @@ def steps_from_epochs(epochs, q):
 
     References
     ----------
-    Seed 004 ("T := k/r": k epochs at rate r, i.e. T = epochs/q here); TensorFlow Privacy,
+    Source S4 ("T := k/r": k epochs at rate r, i.e. T = epochs/q here); TensorFlow Privacy,
     ``compute_dp_sgd_privacy``.
 
     Examples
@@ -176,7 +176,7 @@ def epochs_from_steps(steps, q):
 
     References
     ----------
-    Seed 004 ("T := k/r": k epochs at rate r, i.e. epochs = Tq here).
+    Source S4 ("T := k/r": k epochs at rate r, i.e. epochs = Tq here).
 
     Examples
     --------
@@ -211,7 +211,7 @@ def route_applicable(q, sigma, route):
 
     References
     ----------
-    Seed 004, Claim 26 (S4-13) and Claim 28 (S4-15).
+    Source S4, Claim 26 (S4-13) and Claim 28 (S4-15).
 
     Examples
     --------
@@ -270,7 +270,7 @@ def rdp_route3(q, sigma):
 
     where G_α(P‖Q) = exp((α − 1)D_α(P‖Q)).
     Claim 26 says: if q ≤ c₁/σ and α ≤ c₂σ², the sampled Gaussian is
-    (α, log K/(α − 1))-RDP — the O(q²α/σ²) of the seed, with the constant made
+    (α, log K/(α − 1))-RDP — the O(q²α/σ²) of the source, with the constant made
     explicit. We take the smallest admissible c₁ = qσ and, for each order α of
     :data:`ROUTE3_ORDERS`, c₂ = α/σ². The sup is the one of
     :func:`dpnotes.subsampling.claim26_constant` (the tests check equality) over
@@ -299,7 +299,7 @@ def rdp_route3(q, sigma):
 
     References
     ----------
-    Seed 004, Claims 26 and 28 (S4-13, S4-15); Abadi et al. (2016), Lemma 3.
+    Source S4, Claims 26 and 28 (S4-13, S4-15); Abadi et al. (2016), Lemma 3.
 
     Examples
     --------
@@ -368,7 +368,7 @@ def _route1_delta(q, sigma, steps, epsilon):
 # Public API
 # ----------------------------------------------------------------------------
 
-#: the conversion each RDP route uses (route 2 and 3 as the seed does, the published numbers: Mironov's)
+#: the conversion each RDP route uses (route 2 and 3 as the source does, the published numbers: Mironov's)
 _CONVERSION = {"route2": "mironov", "route3": "mironov", "rdp-mironov": "mironov", "rdp": "improved"}
 
 
@@ -410,7 +410,7 @@ def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
       neighbours of the best grid point.
     * ``"route2"``: every step is at most as private as the full Gaussian
       (subsampling never hurts), so T steps are (α, Tα/(2σ²))-RDP; Mironov's
-      conversion over the orders. (The seed's Route 2 composes one full-batch
+      conversion over the orders. (The source's Route 2 composes one full-batch
       step per epoch instead — a different algorithm; see the chapter.)
     * ``"route3"``: :func:`rdp_route3` composed ×T, Mironov's conversion over
       :data:`ROUTE3_ORDERS` (this is Claim 28's Chernoff step at the best order
@@ -454,8 +454,8 @@ def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
 
     References
     ----------
-    Seed 004, "Comparison among different methods" (S4-17), Example 3, Claims 26
-    and 28 (S4-13, S4-15), the TensorFlow Privacy section (S4-16); seed 003,
+    Source S4, "Comparison among different methods" (S4-17), Example 3, Claims 26
+    and 28 (S4-13, S4-15), the TensorFlow Privacy section (S4-16); source S3,
     moments accountant (S3-07); Abadi et al. (2016); Mironov, Talwar & Zhang (2019).
 
     Examples
@@ -484,7 +484,7 @@ def dpsgd_epsilon(q, sigma, steps, delta, route="rdp", orders=None):
 
 @named_shapes
 def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
-    r"""δ at ε of DP-SGD along one route (δ is the seed's preferred metric, S4-17).
+    r"""δ at ε of DP-SGD along one route (δ is the source's preferred metric, S4-17).
 
     .. math::
         \text{route 1: } \delta = \min_{\delta_0}\ Tq\delta_0 + \exp\Big(-\frac{(\varepsilon - \tfrac12 T\varepsilon'^2)^2}
@@ -519,7 +519,7 @@ def dpsgd_delta(q, sigma, steps, epsilon, route="rdp", orders=None):
 
     References
     ----------
-    Seed 004, S4-16 and S4-17; Mironov (2017), Prop. 3; Canonne, Kamath & Steinke (2020).
+    Source S4, S4-16 and S4-17; Mironov (2017), Prop. 3; Canonne, Kamath & Steinke (2020).
 
     Examples
     --------
@@ -564,7 +564,7 @@ def dpsgd_epsilon_routes(q, sigma, steps, delta, orders=None, routes=None):
 
     References
     ----------
-    Seed 004, S4-17.
+    Source S4, S4-17.
 
     Examples
     --------

@@ -75,7 +75,7 @@ def smoothness_constant(X, loss="squared"):
 
     References
     ----------
-    Seed 000, Proposition 2.2 (claim S0-09); seed 003 (claim S3-08, the losses).
+    Source S0, Proposition 2.2 (claim S0-09); source S3 (claim S3-08, the losses).
 
     Examples
     --------
@@ -157,7 +157,7 @@ def gradient_step_contraction(X, y, eta, loss="squared", n_pairs=2000, seed=0, r
 
     References
     ----------
-    Seed 000, Proposition 2.2 (claim S0-09); Feldman et al. (2018), Prop. 18.
+    Source S0, Proposition 2.2 (claim S0-09); Feldman et al. (2018), Prop. 18.
 
     Examples
     --------
@@ -219,7 +219,7 @@ def rdp_noisy_sgd_last_iterate(alpha, t, n, lipschitz, sigma):
     References
     ----------
     Feldman, Mironov, Talwar, Thakurta (2018), "Privacy amplification by
-    iteration", Theorem 23; seed 000, Section 3.2 (claims S0-10, S0-11).
+    iteration", Theorem 23; source S0, Section 3.2 (claims S0-10, S0-11).
 
     Examples
     --------
@@ -260,7 +260,7 @@ def rdp_noisy_sgd_all_iterates(alpha, lipschitz, sigma):
 
     References
     ----------
-    Seed 000, Section 2 remark (claim S0-11); Feldman et al. (2018), Section 1.
+    Source S0, Section 2 remark (claim S0-11); Feldman et al. (2018), Section 1.
 
     Examples
     --------

@@ -8,7 +8,7 @@ record arbitrarily: that is what makes personalised outputs (an individual
 recommendation, a route, a price) possible. Standard DP of the whole output
 vector (y₁, …, y_n) is impossible for such mechanisms: y_i reveals x_i.
 
-Seed 002 writes the neighbouring sets as "z ∪ D₋z" and "z′ ∪ D₋z" with the
+Source S2 writes the neighbouring sets as "z ∪ D₋z" and "z′ ∪ D₋z" with the
 agent index i separate; the intended reading is that z and z′ are agent i's
 two possible records (here x_i and x_i′) and the rest of the data, S₋ᵢ, is fixed.
 
@@ -58,7 +58,7 @@ def own_record_mechanism(records):
 
     References
     ----------
-    Seed 002, §6 (S2-09): the simplest mechanism that is jointly DP (ε = 0) but not DP.
+    Source S2, §6 (S2-09): the simplest mechanism that is jointly DP (ε = 0) but not DP.
 
     Examples
     --------
@@ -93,7 +93,7 @@ def noisy_count_mechanism(p):
 
     References
     ----------
-    Seed 002, §6 (S2-09). Jointly log(p/(1 − p))-DP (one bit's randomized response
+    Source S2, §6 (S2-09). Jointly log(p/(1 − p))-DP (one bit's randomized response
     is the only channel from xᵢ to the others' view), never DP as a whole.
 
     Examples
@@ -239,7 +239,7 @@ def joint_dp_epsilon(mechanism, n_agents, domain=2, delta=0.0):
 
     References
     ----------
-    Seed 002, §6, eq. (.8) (S2-09); Kearns, Pai, Roth and Ullman (2014).
+    Source S2, §6, eq. (.8) (S2-09); Kearns, Pai, Roth and Ullman (2014).
 
     Examples
     --------
@@ -274,7 +274,7 @@ def full_output_epsilon(mechanism, n_agents, domain=2, delta=0.0):
 
     References
     ----------
-    Seed 002, §6 (S2-09): standard DP of the whole output.
+    Source S2, §6 (S2-09): standard DP of the whole output.
 
     Examples
     --------

@@ -7,7 +7,7 @@ f : {0, 1}ⁿ → [0, 1] (randomised f allowed)
           + \underbrace{\mathbb E_P\big[(\mathbb E_X[f(X)] - P)^2\big]}_{\text{squared bias}} \ \ge\ \frac1{12}.
 
 Either f correlates with the data (so the data can be traced from its
-output), or it is far from P. Seed 002 prints the second term as
+output), or it is far from P. Source S2 prints the second term as
 "E_P[E_X[f(X) − X̄]²]"; read as the square of the inner expectation it is the
 squared bias above (E_X[X̄ | P] = P), the sharp form: equality holds for f ≡ 1/2.
 Steinke's form with the mean squared error E[(f(X) − P)²] ≥ squared bias is
@@ -68,7 +68,7 @@ def estimator_moments(n, estimator="mean", epsilon=1.0):
 
     References
     ----------
-    Seed 002, §7.1 (S2-10); the clipped Laplace moments are integrals of the Laplace tail.
+    Source S2, §7.1 (S2-10); the clipped Laplace moments are integrals of the Laplace tail.
 
     Examples
     --------
@@ -114,7 +114,7 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
     u_s = E[P | s] = (s+1)/(n+2), v_s = E[P² | s] = (s+1)(s+2)/((n+2)(n+3)),
     ∫g² = Σ_{s,s'} f̄_s f̄_{s'} binom(n,s) binom(n,s') B(s+s'+1, 2n−s−s'+1) and
     ∫g(p)p dp = Σ_s f̄_s binom(n,s) B(s+2, n−s+1), B the Beta function;
-    "literal" is E[(f(X) − X̄)²] (the seed's second term read literally).
+    "literal" is E[(f(X) − X̄)²] (the source's second term read literally).
 
     Parameters
     ----------
@@ -136,7 +136,7 @@ def fingerprinting_terms(n, estimator="mean", epsilon=1.0, dps=30):
 
     References
     ----------
-    Seed 002, §7.1, eq. (.9) (S2-10); Steinke and Ullman (2017), "Tight lower bounds
+    Source S2, §7.1, eq. (.9) (S2-10); Steinke and Ullman (2017), "Tight lower bounds
     for differentially private selection", the fingerprinting lemma; Bun, Steinke
     and Ullman (2017).
 
@@ -212,7 +212,7 @@ def fingerprinting_monte_carlo(n, estimator="mean", epsilon=1.0, samples=200_000
 
     References
     ----------
-    Seed 002, §7.1 (S2-10).
+    Source S2, §7.1 (S2-10).
 
     Examples
     --------
@@ -278,7 +278,7 @@ def fingerprinting_minimum(n, form="bias"):
 
     References
     ----------
-    Seed 002, eq. (.9) (S2-10), and the three readings of its second term.
+    Source S2, eq. (.9) (S2-10), and the three readings of its second term.
 
     Examples
     --------

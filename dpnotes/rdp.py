@@ -50,7 +50,7 @@ def rdp_gaussian(alpha, sigma, sensitivity=1.0):
 
     References
     ----------
-    Seed 002, RDP property 4; seed 004, Example 1; Mironov (2017), Prop. 7.
+    Source S2, RDP property 4; source S4, Example 1; Mironov (2017), Prop. 7.
 
     Examples
     --------
@@ -93,7 +93,7 @@ def rdp_laplace(alpha, scale, sensitivity=1.0):
 
     References
     ----------
-    Mironov (2017), "Rényi differential privacy", Table II; seed 001 (Laplace noise).
+    Mironov (2017), "Rényi differential privacy", Table II; source S1 (Laplace noise).
 
     Examples
     --------

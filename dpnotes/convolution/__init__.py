@@ -1,7 +1,7 @@
 r"""Privacy amplification by repeated noise addition: sums of i.i.d. noise.
 
 If m parties each add an independent copy of a noise P to a statistic of
-sensitivity 1, the released value carries the noise P^{∗m}. Seed 001 bounds
+sensitivity 1, the released value carries the noise P^{∗m}. Source S1 bounds
 its Rényi divergence by the shift-reduction argument (Theorem 1):
 
 .. math:: D_\alpha(P^{*m} + 1 \,\|\, P^{*m}) \le m\, D_\alpha(P + 1/m \,\|\, P).

@@ -1,4 +1,4 @@
-r"""Noise with a density: seed 001's Theorem 1 bound and the exact divergence of Laplace sums.
+r"""Noise with a density: source S1's Theorem 1 bound and the exact divergence of Laplace sums.
 
 :func:`rdp_convolution_bound` is the shift-reduction bound m·D_α(P + 1/m ‖ P)
 for Gaussian and Laplace noise. For Laplace noise the exact divergence is
@@ -54,7 +54,7 @@ def check_noise(noise):
 
 @named_shapes
 def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
-    r"""Seed 001's Theorem 1 bound on D_α(P^{∗m} + 1 ‖ P^{∗m}): m·D_α(P + 1/m ‖ P).
+    r"""Source S1's Theorem 1 bound on D_α(P^{∗m} + 1 ‖ P^{∗m}): m·D_α(P + 1/m ‖ P).
 
     .. math:: D_\alpha(P^{*m}+1\,\|\,P^{*m}) \le m\,D_\alpha(P + \tfrac1m \,\|\, P)
               = \begin{cases} \dfrac{\alpha}{2m\sigma^2} & P = \mathcal N(0,\sigma^2),\\[1ex]
@@ -85,7 +85,7 @@ def rdp_convolution_bound(alpha, n, noise="gaussian", scale=1.0):
 
     References
     ----------
-    Seed 001, Theorem 1 and its two applications (claims S1-01, S1-04, S1-05);
+    Source S1, Theorem 1 and its two applications (claims S1-01, S1-04, S1-05);
     Feldman, Mironov, Talwar, Thakurta (2018), Lemma 20 (shift reduction).
 
     Examples
@@ -165,7 +165,7 @@ def laplace_sum_logpdf(x, n, scale=1.0):
 
     References
     ----------
-    Seed 001 (Laplace noise, claim S1-05); Kotz, Kozubowski, Podgórski (2001),
+    Source S1 (Laplace noise, claim S1-05); Kotz, Kozubowski, Podgórski (2001),
     *The Laplace Distribution and Generalizations*, §4.1 (sums of Laplace variables).
 
     Examples
@@ -307,7 +307,7 @@ def rdp_laplace_convolution(alpha, n, scale=1.0):
     gives 1/b (no amplification of pure DP).
 
     As m → ∞ the sum is close to N(0, 2mb²), so the value behaves like
-    α/(4mb²): half of the seed's bound α/(2mb²). The bound is not tight.
+    α/(4mb²): half of the source's bound α/(2mb²). The bound is not tight.
 
     Parameters
     ----------
@@ -326,7 +326,7 @@ def rdp_laplace_convolution(alpha, n, scale=1.0):
 
     References
     ----------
-    Seed 001, open question after the Laplace application (claim S1-05).
+    Source S1, open question after the Laplace application (claim S1-05).
 
     Examples
     --------
@@ -352,7 +352,7 @@ def rdp_laplace_convolution(alpha, n, scale=1.0):
 
 @named_shapes
 def laplace_convolution_table(ns=(1, 2, 5, 10, 20, 50, 100), alphas=(2.0, 8.0, 32.0), scale=1.0):
-    r"""Table answering seed 001's question: exact Laplace-sum RDP against the bound.
+    r"""Table answering source S1's question: exact Laplace-sum RDP against the bound.
 
     For each (m, α): the exact D_α(Lap(b)^{∗m} + 1 ‖ Lap(b)^{∗m}), the
     Theorem 1 bound m·D_α(Lap(b) + 1/m ‖ Lap(b)), their ratio bound/exact, and
@@ -375,7 +375,7 @@ def laplace_convolution_table(ns=(1, 2, 5, 10, 20, 50, 100), alphas=(2.0, 8.0, 3
 
     References
     ----------
-    Seed 001 (claim S1-05).
+    Source S1 (claim S1-05).
 
     Examples
     --------

@@ -93,7 +93,7 @@ def rdp_discrete_shift(alpha, shift, noise="gaussian", scale=1.0):
 
     References
     ----------
-    Seed 001, "Discrete distributions" (claim S1-06); Canonne, Kamath, Steinke
+    Source S1, "Discrete distributions" (claim S1-06); Canonne, Kamath, Steinke
     (2020), "The discrete Gaussian for differential privacy", Prop. 13.
 
     Examples
@@ -145,7 +145,7 @@ def discrete_shift_table(alpha, max_shift=5, noise="gaussian", scale=1.0):
 
     References
     ----------
-    Seed 001, "Discrete distributions" (claim S1-06; the seed's statement is
+    Source S1, "Discrete distributions" (claim S1-06; the source's statement is
     wrong for α < ∞).
 
     Examples

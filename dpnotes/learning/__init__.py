@@ -1,6 +1,6 @@
 """Empirical risk minimisation, what its minimiser reveals, and DP-SGD as the remedy.
 
-The learning problem of seeds 000 and 003: given records x₁, …, xₙ and a loss
+The learning problem of sources S0 and S3: given records x₁, …, xₙ and a loss
 ℓ(θ, x), release θ* = argmin_θ Σᵢ ℓ(θ, xᵢ) (ERM).  This module solves ERM for
 the squared, logistic and hinge losses and the geometric median on small
 synthetic data (scipy does the optimisation), measures how far θ* moves when

@@ -67,7 +67,7 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
     References
     ----------
     Abadi et al. (2016), "Deep learning with differential privacy", Algorithm 1;
-    seed 004 (the sampled Gaussian mechanism it composes).
+    source S4 (the sampled Gaussian mechanism it composes).
 
     Examples
     --------
@@ -144,7 +144,7 @@ def dpsgd_epsilon_of(q, sigma, steps, delta):
 
     References
     ----------
-    Seed 004 (RDP of the sampled Gaussian); Mironov, Talwar and Zhang (2019);
+    Source S4 (RDP of the sampled Gaussian); Mironov, Talwar and Zhang (2019);
     Balle et al. (2020) for the improved conversion.
 
     Examples

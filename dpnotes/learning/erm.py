@@ -64,7 +64,7 @@ def synthetic_classification(n, d, seed=0, label_noise=0.1):
 
     References
     ----------
-    Seed 003, "Statistical learning" (the data set D = {(x₁, y₁), …, (xₙ, yₙ)}).
+    Source S3, "Statistical learning" (the data set D = {(x₁, y₁), …, (xₙ, yₙ)}).
 
     Examples
     --------
@@ -134,7 +134,7 @@ def erm_squared(x, y, reg=0.0, theta0=None):
 
     References
     ----------
-    Seed 003, "Example 1: linear regression"; seed 000, §1 (convex loss minimisation).
+    Source S3, "Example 1: linear regression"; source S0, §1 (convex loss minimisation).
 
     Examples
     --------
@@ -189,7 +189,7 @@ def erm_logistic(x, y, reg=1e-3, theta0=None):
 
     References
     ----------
-    Seed 003, "Example 2: logistic regression" (ℓ(θ,(x,y)) = log(1 + e^{−y⟨θ,x⟩})).
+    Source S3, "Example 2: logistic regression" (ℓ(θ,(x,y)) = log(1 + e^{−y⟨θ,x⟩})).
 
     Examples
     --------
@@ -237,7 +237,7 @@ def erm_hinge(x, y, reg=0.1):
 
     References
     ----------
-    Seed 003, "Example 3: support vector machine" (the 0-1 loss and its convex surrogate).
+    Source S3, "Example 3: support vector machine" (the 0-1 loss and its convex surrogate).
 
     Examples
     --------
@@ -299,7 +299,7 @@ def geometric_median(points, tol=1e-12, max_iter=10_000):
 
     References
     ----------
-    Seed 003, "4. Geometric median" (unsupervised ERM with ℓ(θ, x) = ‖θ − x‖);
+    Source S3, "4. Geometric median" (unsupervised ERM with ℓ(θ, x) = ‖θ − x‖);
     Weiszfeld (1937); Vardi and Zhang (2000).
 
     Examples

@@ -50,7 +50,7 @@ def logistic_losses(theta, x, y):
 
     References
     ----------
-    Seed 003, Example 2.
+    Source S3, Example 2.
 
     Examples
     --------
@@ -92,7 +92,7 @@ def loss_threshold_attack_accuracy(loss_in, loss_out, threshold=None):
     References
     ----------
     Yeom, Giacomelli, Fredrikson and Jha (2018), "Privacy risk in machine
-    learning", the threshold adversary; seed 003 (model inversion).
+    learning", the threshold adversary; source S3 (model inversion).
 
     Examples
     --------
@@ -181,7 +181,7 @@ def membership_experiment(sigma, steps=200, n=50, d=100, trials=16, q=0.1, clip=
 
     References
     ----------
-    Yeom et al. (2018); Abadi et al. (2016); seed 003 (model inversion, S3-08).
+    Yeom et al. (2018); Abadi et al. (2016); source S3 (model inversion, S3-08).
 
     Examples
     --------

@@ -41,7 +41,7 @@ def location_minimiser(values, estimator="median"):
 
     References
     ----------
-    Seed 003, "Revealing θ* might compromise privacy" (the median of an odd number of points is a point).
+    Source S3, "Revealing θ* might compromise privacy" (the median of an odd number of points is a point).
 
     Examples
     --------
@@ -87,7 +87,7 @@ def minimiser_path(data, index, positions, estimator="median"):
 
     References
     ----------
-    Seed 003 (S3-08): the minimiser moves with one record.
+    Source S3 (S3-08): the minimiser moves with one record.
 
     Examples
     --------
@@ -132,7 +132,7 @@ def replace_one_sensitivity(data, low, high, estimator="median"):
 
     References
     ----------
-    Seed 003 (S3-08); for the median of an odd number 2j+1 of points the answer
+    Source S3 (S3-08); for the median of an odd number 2j+1 of points the answer
     is max(x₍ⱼ₊₂₎ − x₍ⱼ₊₁₎, x₍ⱼ₊₁₎ − x₍ⱼ₎) (order statistics), for the mean
     (high − low)/n.
 

@@ -1,4 +1,4 @@
-r"""Seed 004's further questions, answered numerically: is any noise better than the Gaussian?
+r"""Source S4's further questions, answered numerically: is any noise better than the Gaussian?
 
 Among noise laws P of **equal variance** v, which has the smallest RDP curve
 α ↦ D_α(P + 1 ‖ P) for a unit shift (sensitivity one)? Candidates, each scaled

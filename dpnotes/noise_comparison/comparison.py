@@ -1,4 +1,4 @@
-r"""Which law is best: seed 004's further questions answered from the divergences of :mod:`~dpnotes.noise_comparison.shift`.
+r"""Which law is best: source S4's further questions answered from the divergences of :mod:`~dpnotes.noise_comparison.shift`.
 
 :func:`crossover_order` is the order from which a law beats the Gaussian of
 equal variance, :func:`best_noise_law` the best candidate at each order and
@@ -41,7 +41,7 @@ def crossover_order(law, variance=1.0, shift=1.0):
 
     References
     ----------
-    Seed 004, "Further questions": "can you find anything better than Gaussian?" (S4-18).
+    Source S4, "Further questions": "can you find anything better than Gaussian?" (S4-18).
 
     Examples
     --------
@@ -147,7 +147,7 @@ def best_noise_law(orders, variance=1.0, shift=1.0, laws=NOISE_LAWS):
 
     References
     ----------
-    Seed 004, "Further questions" (S4-18).
+    Source S4, "Further questions" (S4-18).
 
     Examples
     --------
@@ -196,7 +196,7 @@ def epsilon_after_composition(law, steps, delta, variance=1.0, shift=1.0):
 
     References
     ----------
-    Seed 004 (S4-18); Mironov (2017) and Balle et al. (2020) for the conversion.
+    Source S4 (S4-18); Mironov (2017) and Balle et al. (2020) for the conversion.
 
     Examples
     --------

@@ -119,7 +119,7 @@ def noise_logpdf(law, x, variance=1.0):
 
     References
     ----------
-    Seed 004, "Further questions" (S4-18); Gil, Alajaji and Linder (2013), tables of Rényi divergences.
+    Source S4, "Further questions" (S4-18); Gil, Alajaji and Linder (2013), tables of Rényi divergences.
 
     Examples
     --------

@@ -69,7 +69,7 @@ def shift_rdp(law, alpha, variance=1.0, shift=1.0):
 
     References
     ----------
-    Seed 004, "Further questions" (S4-18).
+    Source S4, "Further questions" (S4-18).
 
     Examples
     --------
@@ -146,7 +146,7 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
 
     References
     ----------
-    Seed 004, "Further questions" (S4-18).
+    Source S4, "Further questions" (S4-18).
 
     Examples
     --------
@@ -203,7 +203,7 @@ def max_divergence(law, variance=1.0, shift=1.0):
 
     References
     ----------
-    Seed 004 (S4-01, S4-18): D_α tends to the max divergence as α → ∞.
+    Source S4 (S4-01, S4-18): D_α tends to the max divergence as α → ∞.
 
     Examples
     --------

@@ -6,7 +6,7 @@ privacy loss Z = log(dP/dQ)(Y), Y ~ P, and
 .. math:: \delta(\varepsilon) = \mathbb E\big[\max(0, 1 - e^{\varepsilon - Z})\big]
           + P(Z = \infty)
 
-(seed 002, S2-02, second line). For independent composition the losses add,
+(source S2, S2-02, second line). For independent composition the losses add,
 so the distribution of the composed loss is the convolution of the
 per-step distributions. This module puts each loss distribution on a uniform
 grid ℓ_i = ``shift`` + i·h of loss values, h the grid spacing (a
@@ -75,7 +75,7 @@ Chernoff bounds, whose outside mass (aliasing) is carried as an error like the
 round-off. The DP-SGD front ends use the latter when a width is asked for,
 with the grid spacing chosen up front for that width (:mod:`.dpsgd`).
 
-The source (seed 002, S2-01) calls the privacy loss "undefined" when the
+The source (source S2, S2-01) calls the privacy loss "undefined" when the
 supports of the two laws differ; it is better defined with an atom at +∞
 holding P(dQ = 0), which enters δ(ε) additively for every ε (see
 :func:`pld_from_probabilities`).

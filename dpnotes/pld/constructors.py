@@ -79,7 +79,7 @@ def pld_gaussian(sigma, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
 
     References
     ----------
-    Balle & Wang (2018), Thm 8 (the analytic Gaussian δ); seed 002, S2-02.
+    Balle & Wang (2018), Thm 8 (the analytic Gaussian δ); source S2, S2-02.
 
     Examples
     --------
@@ -130,7 +130,7 @@ def pld_laplace(scale, sensitivity=1.0, *, interval=1e-3, pessimistic=True,
 
     References
     ----------
-    Koskela, Jälkö, Honkela (2020), Sec. 6 (the Laplace PLD); seed 002, S2-02.
+    Koskela, Jälkö, Honkela (2020), Sec. 6 (the Laplace PLD); source S2, S2-02.
 
     Examples
     --------
@@ -176,7 +176,7 @@ def pld_randomized_response(p, *, interval=1e-3, pessimistic=True, method="dots"
 
     References
     ----------
-    Warner (1965); seed 002, S2-11 (randomized response as the canonical (ε, δ) pair).
+    Warner (1965); source S2, S2-11 (randomized response as the canonical (ε, δ) pair).
 
     Examples
     --------
@@ -218,7 +218,7 @@ def pld_from_probabilities(p_probs, q_probs, *, interval=1e-3, pessimistic=True,
 
     References
     ----------
-    Seed 002, S2-01 (privacy loss; the seed calls it undefined when supports
+    Source S2, S2-01 (privacy loss; the source calls it undefined when supports
     differ — the +∞ atom repairs that) and S2-02.
 
     Examples
@@ -281,7 +281,7 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     References
     ----------
     Koskela, Jälkö, Honkela (2020); Zhu, Dong, Wang (2022), "Optimal accounting of
-    differential privacy via characteristic function" (both directions); seed 004, S4-17.
+    differential privacy via characteristic function" (both directions); source S4, S4-17.
 
     Examples
     --------
@@ -337,7 +337,7 @@ def pld_from_privacy_loss(loss, *, interval=1e-3, pessimistic=True, method="dots
 
     References
     ----------
-    Koskela, Jälkö & Honkela (2020); seed 002, S2-01 and S2-02.
+    Koskela, Jälkö & Honkela (2020); source S2, S2-01 and S2-02.
 
     Examples
     --------

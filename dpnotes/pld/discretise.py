@@ -67,7 +67,7 @@ def discretise_loss_law(law, *, interval, pessimistic, method, tail_mass):
     References
     ----------
     Koskela, Jälkö & Honkela (2020); Doroshenko, Ghazi, Kamath, Kumar &
-    Manurangsi (2022), "Connect the dots"; seed 002, S2-02.
+    Manurangsi (2022), "Connect the dots"; source S2, S2-02.
 
     Examples
     --------

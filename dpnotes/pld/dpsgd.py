@@ -480,7 +480,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
 
     References
     ----------
-    Koskela et al. (2020); Doroshenko et al. (2022); seed 004, S4-17 ("today's tight accounting").
+    Koskela et al. (2020); Doroshenko et al. (2022); source S4, S4-17 ("today's tight accounting").
 
     Examples
     --------
@@ -637,7 +637,7 @@ def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=DEFAUL
 
     References
     ----------
-    Seed 002, S2-02; Koskela et al. (2020).
+    Source S2, S2-02; Koskela et al. (2020).
 
     Examples
     --------

@@ -6,7 +6,7 @@ events E)
 
 .. math:: \delta(\varepsilon) = \sup_E P(E) - e^\varepsilon Q(E),
 
-which can be written in four ways (seed 002, §2.1). This module provides the
+which can be written in four ways (source S2, §2.1). This module provides the
 privacy-loss variables of the Gaussian, Laplace and randomized-response
 mechanisms (and of any two pmfs), one function per expression of δ, each
 computed by its own route (sets in output space, tails of Z, an expectation

@@ -152,7 +152,7 @@ def delta_gaussian(epsilon, mu):
 
     References
     ----------
-    Balle & Wang (2018), "Improving the Gaussian mechanism", Theorem 8; seed 002, S2-02.
+    Balle & Wang (2018), "Improving the Gaussian mechanism", Theorem 8; source S2, S2-02.
 
     Examples
     --------
@@ -320,7 +320,7 @@ def delta_randomized_response(epsilon, p):
 
     References
     ----------
-    Warner (1965); Kairouz, Oh & Viswanath (2015); seed 002, S2-11.
+    Warner (1965); Kairouz, Oh & Viswanath (2015); source S2, S2-11.
 
     Examples
     --------
@@ -398,7 +398,7 @@ def exact_epsilon_rr_composition(eps0, k, delta):
     References
     ----------
     Kairouz, Oh & Viswanath (2015), "The composition theorem for differential
-    privacy" (the optimal composition theorem); Warner (1965); seed 003, S3-01.
+    privacy" (the optimal composition theorem); Warner (1965); source S3, S3-01.
 
     Examples
     --------
@@ -453,7 +453,7 @@ def hockey_stick_divergence(p, q, epsilon):
 
     References
     ----------
-    Seed 002, S2-02, equation (.1).
+    Source S2, S2-02, equation (.1).
 
     Examples
     --------

@@ -1,4 +1,4 @@
-r"""The four expressions of δ(ε) for a privacy-loss variable (seed 002, §2.1), each by its own route.
+r"""The four expressions of δ(ε) for a privacy-loss variable (source S2, §2.1), each by its own route.
 
 :func:`delta_sup_over_sets` (sets in output space), :func:`delta_tail_difference`
 (tails of Z), :func:`delta_expected_hinge` (an expectation over Z, exact or by
@@ -52,7 +52,7 @@ def delta_sup_over_sets(loss, epsilon):
 
     References
     ----------
-    Seed 002, S2-02, equation (.1).
+    Source S2, S2-02, equation (.1).
 
     Examples
     --------
@@ -128,7 +128,7 @@ def delta_tail_difference(loss, epsilon):
 
     References
     ----------
-    Seed 002, S2-02, first equality.
+    Source S2, S2-02, first equality.
 
     Examples
     --------
@@ -165,7 +165,7 @@ def delta_expected_hinge(loss, epsilon, n_samples=None, seed=0):
 
     References
     ----------
-    Seed 002, S2-02, second equality.
+    Source S2, S2-02, second equality.
 
     Examples
     --------
@@ -217,7 +217,7 @@ def delta_tail_integral(loss, epsilon):
 
     References
     ----------
-    Seed 002, S2-02, third equality.
+    Source S2, S2-02, third equality.
 
     Examples
     --------
@@ -252,7 +252,7 @@ def delta_tail_bound(loss, epsilon):
 
     References
     ----------
-    Seed 002, S2-02, final inequality.
+    Source S2, S2-02, final inequality.
 
     Examples
     --------

@@ -19,7 +19,7 @@ References
 Koskela, Jälkö & Honkela (2020), "Computing tight differential privacy
 guarantees using FFT"; Doroshenko, Ghazi, Kamath, Kumar & Manurangsi (2022),
 "Connect the dots: tighter discrete approximations of privacy loss
-distributions"; seed 002, S2-01 and S2-02.
+distributions"; source S2, S2-01 and S2-02.
 """
 
 import math
@@ -111,7 +111,7 @@ class LossLaw:
 
     References
     ----------
-    Seed 002, S2-01 (the privacy loss) and S2-02 (δ(ε) from its law).
+    Source S2, S2-01 (the privacy loss) and S2-02 (δ(ε) from its law).
     """
 
     support = (-math.inf, math.inf)
@@ -145,7 +145,7 @@ class GaussianLossLaw(LossLaw):
     References
     ----------
     Balle & Wang (2018), "Improving the Gaussian mechanism for differential
-    privacy", Lemma 3; seed 002, S2-01.
+    privacy", Lemma 3; source S2, S2-01.
     """
 
     def __init__(self, mu):
@@ -184,7 +184,7 @@ class LaplaceLossLaw(LossLaw):
 
     References
     ----------
-    Koskela, Jälkö & Honkela (2020), Sec. 6 (the Laplace PLD); seed 002, S2-01.
+    Koskela, Jälkö & Honkela (2020), Sec. 6 (the Laplace PLD); source S2, S2-01.
     """
 
     def __init__(self, t):
@@ -234,7 +234,7 @@ class SubsampledGaussianLossLaw(LossLaw):
     ----------
     Koskela, Jälkö & Honkela (2020), §5; Zhu, Dong & Wang (2022), "Optimal
     accounting of differential privacy via characteristic function" (both
-    directions); seed 004, S4-17.
+    directions); source S4, S4-17.
     """
 
     def __init__(self, q, sigma, remove):
@@ -296,7 +296,7 @@ class AtomicLossLaw(LossLaw):
 
     References
     ----------
-    Seed 002, S2-01 (the privacy loss of two pmfs).
+    Source S2, S2-01 (the privacy loss of two pmfs).
     """
 
     def __init__(self, atoms):

@@ -65,7 +65,7 @@ class PrivacyLoss:
 
     References
     ----------
-    Seed 002, S2-01 (definition); Dwork & Rothblum (2016); Sommer, Meiser & Mohammadi (2019).
+    Source S2, S2-01 (definition); Dwork & Rothblum (2016); Sommer, Meiser & Mohammadi (2019).
     """
 
     def __init__(self, name, *, log_p, log_q, sample_y, sf, sf_q, law, atoms=(), masses=(),
@@ -159,7 +159,7 @@ def privacy_loss_gaussian(sigma, sensitivity=1.0):
 
     References
     ----------
-    Seed 002, S2-01; seed 004, Example 1 (scaling and translation invariance).
+    Source S2, S2-01; source S4, Example 1 (scaling and translation invariance).
 
     Examples
     --------
@@ -217,7 +217,7 @@ def privacy_loss_laplace(scale, sensitivity=1.0):
 
     References
     ----------
-    Seed 002, S2-01; derived here (see :func:`delta_laplace`).
+    Source S2, S2-01; derived here (see :func:`delta_laplace`).
 
     Examples
     --------
@@ -278,11 +278,11 @@ def privacy_loss_discrete(p, q):
     ------
     ValueError
         If p, q are not pmfs of equal length, or their supports differ
-        (the privacy loss is then undefined, seed 002 §1).
+        (the privacy loss is then undefined, source S2 §1).
 
     References
     ----------
-    Seed 002, S2-01.
+    Source S2, S2-01.
 
     Examples
     --------

@@ -1,6 +1,6 @@
 r"""Properties of Rényi divergence and of (ε, δ) pairs, as computable quantities.
 
-Each function returns the two (or three) sides of an inequality from seed 002
+Each function returns the two (or three) sides of an inequality from source S2
 — post-processing, quasi-convexity, the triangle-like (group privacy)
 inequality, pure DP ⇒ concentrated DP, the moment-difference bound,
 approximate RDP — or constructs the object a theorem asserts exists (the
@@ -8,7 +8,7 @@ decomposition of an (ε, δ)-indistinguishable pair, its randomized-response
 form, the Bayesian event). The tests evaluate them on real pairs: Gaussians,
 Laplaces, randomized response and small pmfs.
 
-Two statements of seed 002 are printed with typos, corrected here:
+Two statements of source S2 are printed with typos, corrected here:
 
 * approximate-RDP properties 1–2 read "(∞, δ)-RDP" and "(α, ½ε²δ)-RDP" (the
   seed writes the order α as λ); they are (∞, ε) and (α, ½ε²α);

@@ -1,4 +1,4 @@
-r"""Decompositions of an (ε, δ)-indistinguishable pair of pmfs (seed 002, S2-11), constructed.
+r"""Decompositions of an (ε, δ)-indistinguishable pair of pmfs (source S2, S2-11), constructed.
 
 :func:`decompose_dp_pair` writes the pair as a mixture of an ε-close pair
 (weight 1 − δ') and a remainder (a :class:`Decomposition`);
@@ -21,7 +21,7 @@ RRDecomposition = namedtuple("RRDecomposition", "a b p_extra q_extra")
 
 @named_shapes
 def decompose_dp_pair(p, q, epsilon):
-    r"""The decomposition of an (ε, δ)-indistinguishable pair of pmfs (seed 002, §8.1).
+    r"""The decomposition of an (ε, δ)-indistinguishable pair of pmfs (source S2, §8.1).
 
     Returns δ' and P', Q', P'', Q'' with
 
@@ -47,7 +47,7 @@ def decompose_dp_pair(p, q, epsilon):
 
     References
     ----------
-    Seed 002, S2-11 (basic decomposition); Kairouz, Oh & Viswanath (2015);
+    Source S2, S2-11 (basic decomposition); Kairouz, Oh & Viswanath (2015);
     Murtagh & Vadhan (2016), Lemma 3.2.
 
     Examples
@@ -115,7 +115,7 @@ def randomized_response_decomposition(p, q, epsilon, delta):
 
     References
     ----------
-    Seed 002, S2-11 (corollary and its interpretation); Kairouz, Oh & Viswanath (2015).
+    Source S2, S2-11 (corollary and its interpretation); Kairouz, Oh & Viswanath (2015).
 
     Examples
     --------
@@ -172,7 +172,7 @@ def bayesian_event_probability(p, q, epsilon):
 
     References
     ----------
-    Seed 002, S2-11 (Bayesian version).
+    Source S2, S2-11 (Bayesian version).
 
     Examples
     --------
@@ -199,7 +199,7 @@ def posterior_bound(prior, epsilon):
 
     References
     ----------
-    Seed 002, S2-11 (Bayesian version, property 1).
+    Source S2, S2-11 (Bayesian version, property 1).
 
     Examples
     --------

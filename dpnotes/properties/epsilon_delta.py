@@ -2,9 +2,9 @@ r"""Statements about (ε, δ): group privacy, the moment-difference bound, appro
 
 :func:`group_privacy_epsilon_delta` is the (ε, δ) guarantee for groups of k;
 :func:`moment_difference_bound` bounds E[X] − E[Y] for (ε, δ)-close X, Y
-(seed 002, S2-03). For δ-approximate RDP (seed 002, S2-07),
+(source S2, S2-03). For δ-approximate RDP (source S2, S2-07),
 :func:`approximate_rdp_delta_hat` is the δ̂ of its conversion to (ε̂, δ̂)-DP
-(with the seed's sign typo available as ``sign="seed"``) and
+(with the source's sign typo available as ``sign="seed"``) and
 :func:`approximate_renyi_divergence` the δ-approximate Rényi divergence of two
 small pmfs, by convex optimisation started from
 :func:`~dpnotes.properties.decomposition.decompose_dp_pair`.
@@ -114,7 +114,7 @@ def moment_difference_bound(epsilon, delta, mean_abs_y, bound):
 
     References
     ----------
-    Seed 002, S2-03, equation (.2).
+    Source S2, S2-03, equation (.2).
 
     Examples
     --------
@@ -135,7 +135,7 @@ def approximate_rdp_delta_hat(order, epsilon, epsilon_hat, delta=0.0, sign="corr
     .. math:: \hat\delta = \delta + \frac{e^{-(\alpha-1)(\hat\varepsilon-\varepsilon)}}{\alpha}
               \Big(1 - \frac1\alpha\Big)^{\alpha-1}
 
-    ``sign="seed"`` evaluates the formula as printed in seed 002 (.5), with
+    ``sign="seed"`` evaluates the formula as printed in source S2 (.5), with
     exp(+(α−1)(ε̂−ε)); it grows with ε̂ and fails for ε̂ < ε (e.g. the Gaussian
     with μ = 1, α = 2, ε = 1, ε̂ = 0: printed δ̂ ≈ 0.092 < exact δ(0) ≈ 0.383).
 
@@ -153,7 +153,7 @@ def approximate_rdp_delta_hat(order, epsilon, epsilon_hat, delta=0.0, sign="corr
 
     References
     ----------
-    Seed 002, S2-07 (property 3, eq. (.5)) and S2-06 (RDP property 8);
+    Source S2, S2-07 (property 3, eq. (.5)) and S2-06 (RDP property 8);
     Canonne, Kamath & Steinke (2020), Prop. 12.
 
     Examples
@@ -198,7 +198,7 @@ def approximate_renyi_divergence(p, q, alpha, delta):
 
     References
     ----------
-    Seed 002, S2-07 (definition); Bun & Steinke (2016), Def. 1.2 (approximate zCDP).
+    Source S2, S2-07 (definition); Bun & Steinke (2016), Def. 1.2 (approximate zCDP).
 
     Examples
     --------

@@ -1,4 +1,4 @@
-r"""Properties of Rényi divergence (seed 002, S2-06) as the sides of their inequalities.
+r"""Properties of Rényi divergence (source S2, S2-06) as the sides of their inequalities.
 
 Data processing (:func:`post_processing_sides`), quasi-convexity for mixtures
 (:func:`quasi_convexity_sides`), the triangle-like inequality through an
@@ -54,7 +54,7 @@ def post_processing_sides(p, q, kernel, alpha):
 
     References
     ----------
-    Seed 002, S2-06 (property 1); seed 000, S0-02.
+    Source S2, S2-06 (property 1); source S0, S0-02.
 
     Examples
     --------
@@ -93,7 +93,7 @@ def quasi_convexity_sides(p, q, p2, q2, s, alpha):
 
     References
     ----------
-    Seed 002, S2-06 (property 6).
+    Source S2, S2-06 (property 6).
 
     Examples
     --------
@@ -127,7 +127,7 @@ def triangle_bound(p, q, r, alpha, alpha_prime):
               + D_{\alpha'}(Q\|R),\qquad 1 < \alpha < \alpha' < \infty.
 
     Derivation (Hölder with exponents h₁ = (α'−1)/(α'−α), h₂ = (α'−1)/(α−1)):
-    ∫P^αR^{1−α} = ∫(P^αQ^{−c})(Q^cR^{1−α}) with c = α − 1/h₁ (R a third law). The seed prints
+    ∫P^αR^{1−α} = ∫(P^αQ^{−c})(Q^cR^{1−α}) with c = α − 1/h₁ (R a third law). The source prints
     the first order as "α', (α'−1)/α" — garbled; the order is α(α'−1)/(α'−α).
     Minimising over α' for D_α(P‖Q) ≤ ρ₁α, D_α(Q‖R) ≤ ρ₂α gives
     (√ρ₁ + √ρ₂)²α (:func:`group_privacy_bound`).
@@ -150,7 +150,7 @@ def triangle_bound(p, q, r, alpha, alpha_prime):
 
     References
     ----------
-    Seed 002, S2-06 (property 7); Mironov (2017), Prop. 11; Bun & Steinke (2016).
+    Source S2, S2-06 (property 7); Mironov (2017), Prop. 11; Bun & Steinke (2016).
 
     Examples
     --------
@@ -180,7 +180,7 @@ def group_privacy_bound(rho1, rho2, alpha):
 
     References
     ----------
-    Seed 002, S2-06 (property 7); Bun & Steinke (2016), Prop. 1.9 (group privacy).
+    Source S2, S2-06 (property 7); Bun & Steinke (2016), Prop. 1.9 (group privacy).
 
     Examples
     --------
@@ -208,7 +208,7 @@ def pure_dp_rdp_bound(p, q, alpha):
 
     References
     ----------
-    Seed 002, S2-06 (property 5) and S2-04 (property 1); Bun & Steinke (2016), Prop. 3.3.
+    Source S2, S2-06 (property 5) and S2-04 (property 1); Bun & Steinke (2016), Prop. 3.3.
 
     Examples
     --------

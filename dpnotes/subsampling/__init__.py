@@ -2,15 +2,15 @@ r"""Rényi DP of subsampled mechanisms: the generic bound and the exact sampled 
 
 Two routes to the privacy of a subsampled mechanism:
 
-* the generic bound of seed 004, Claim 24, which needs nothing but the RDP
+* the generic bound of source S4, Claim 24, which needs nothing but the RDP
   curve ε(α) of the inner mechanism and gains a factor q (the sampling rate), and
 * the exact RDP of the Poisson-subsampled Gaussian mechanism (Mironov, Talwar
-  and Zhang 2019), which gains q² for small q — the gap of seed 004, Example 4
+  and Zhang 2019), which gains q² for small q — the gap of source S4, Example 4
   and Claim 26.
 
 The exact value is computed from
 :math:`A_\alpha = \mathbb E_{z\sim\mathcal N(0,\sigma^2)}\big[(1-q+q\,e^{(2z-1)/(2\sigma^2)})^\alpha\big]`
-— by the binomial expansion (seed 004, Claim 27 / (9.5)) for integer α and by
+— by the binomial expansion (source S4, Claim 27 / (9.5)) for integer α and by
 an error-controlled trapezoidal rule for fractional α — always through
 :math:`A_\alpha-1` written as a sum or integral of non-negative terms, so that
 tiny values (q = 10⁻⁶, σ = 10³: ε ≈ 10⁻¹⁸) keep full relative precision.

@@ -1,4 +1,4 @@
-r"""Claim 26 and Conjecture 1 of seed 004: the constant K(c₁, c₂), the seed's sum, a counterexample.
+r"""Claim 26 and Conjecture 1 of source S4: the constant K(c₁, c₂), the source's sum, a counterexample.
 
 :func:`claim26_constant_bracket` certifies a bracket of
 K(c₁, c₂) = sup_σ A_{c₂σ²}(c₁/σ, σ) by bisecting σ-cells in order of a
@@ -7,7 +7,7 @@ one trapezoidal sum (:func:`_log_moment_trapezoid`) or by
 :func:`dpnotes.subsampling.moments.log_a_sampled_gaussian` (:func:`_claim26_log_moments`,
 assumed error :data:`_LOG_A_RTOL`, :data:`_LOG_A_ATOL`);
 :func:`claim26_constant` is its upper end. :func:`claim26_seed_sum` is the sum
-in the seed's proof (which tends to exp(c₁²c₂/2), not 0), and
+in the source's proof (which tends to exp(c₁²c₂/2), not 0), and
 :func:`conjecture1_counterexample` shows that mixtures need not preserve the
 order of Rényi divergences.
 """
@@ -253,14 +253,14 @@ def claim26_constant(c1, c2, *, rtol=1e-4, sigma_max=1e3):
 
 @named_shapes
 def claim26_seed_sum(c1, c2, n):
-    r"""The sum in the seed's proof of Claim 26 (Part 2), for integer n = ⌈σ²⌉.
+    r"""The sum in the source's proof of Claim 26 (Part 2), for integer n = ⌈σ²⌉.
 
     .. math:: S_n(c_1, c_2) = \sum_{j=0}^{n}\binom{n}{j}\Big(\frac{c_1}{\sqrt n}\Big)^j
               \Big(1-\frac{c_1}{\sqrt n}\Big)^{n-j} e^{c_2 j(j-1)/(2n)}
 
     Computed in log space.  S_n ≥ 1 for every n (it is E[e^{c₂J(J−1)/(2n)}] for a
-    binomial J), so the seed's conclusion lim S_n = 0 is false; in fact
-    S_n → exp(c₁²c₂/2) (J/√n → c₁).  Here n is the seed's number of binomial
+    binomial J), so the source's conclusion lim S_n = 0 is false; in fact
+    S_n → exp(c₁²c₂/2) (J/√n → c₁).  Here n is the source's number of binomial
     trials, not a number of records.
 
     Parameters
@@ -275,7 +275,7 @@ def claim26_seed_sum(c1, c2, n):
 
     References
     ----------
-    Seed 004, proof of Claim 26 (S4-13).
+    Source S4, proof of Claim 26 (S4-13).
 
     Examples
     --------
@@ -301,7 +301,7 @@ def claim26_seed_sum(c1, c2, n):
 
 @named_shapes
 def conjecture1_counterexample():
-    r"""A counterexample to the seed's Conjecture 1 (mixtures preserve divergence order).
+    r"""A counterexample to the source's Conjecture 1 (mixtures preserve divergence order).
 
     The conjecture: if D_α(P_i‖Q_i) ≤ D_α(P'_i‖Q'_i) for every i, then the
     same holds for the mixtures Σ w_i P_i, Σ w_i Q_i against Σ w_i P'_i, Σ w_i Q'_i.
@@ -334,7 +334,7 @@ def conjecture1_counterexample():
 
     References
     ----------
-    Seed 004, Conjecture 1 (S4-12); Mironov, Talwar & Zhang (2019).
+    Source S4, Conjecture 1 (S4-12); Mironov, Talwar & Zhang (2019).
 
     Examples
     --------

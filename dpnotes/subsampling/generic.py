@@ -2,7 +2,7 @@ r"""The generic subsampling bound of Claim 24, for any inner mechanism.
 
 :func:`rdp_subsampled` turns the RDP curve ε(α) of an inner mechanism into
 that of the mechanism run on a subsample drawn without replacement at rate q
-(seed 004, Claim 24); :func:`rdp_subsampled_relaxed` is its relaxation via
+(source S4, Claim 24); :func:`rdp_subsampled_relaxed` is its relaxation via
 1 + x ≤ e^x, of order qε(α). Both take the inner curve as values or as a
 callable (:func:`_rho_at`). The bound gains a factor q, against q² for the exact
 sampled Gaussian (:mod:`dpnotes.subsampling.sampled_gaussian`).
@@ -57,13 +57,13 @@ def rdp_subsampled(alpha, rate, rdp):
 
     Notes
     -----
-    The seed states Claim 25 (used in the proof) for "nonnegative integers"
+    The source states Claim 25 (used in the proof) for "nonnegative integers"
     p_i, q_i; the proof (Jensen) and the use in (9) need non-negative *reals*.
     The proof also overloads n for both the dataset size and |𝓘|.
 
     References
     ----------
-    Seed 004, Claim 24 (S4-09) and Claim 25 (S4-10).
+    Source S4, Claim 24 (S4-09) and Claim 25 (S4-10).
 
     Examples
     --------
@@ -91,7 +91,7 @@ def rdp_subsampled_relaxed(alpha, rate, rdp):
 
     .. math:: \varepsilon'(\alpha) \le \frac{q\,(e^{(\alpha-1)\varepsilon(\alpha)} - 1)}{\alpha-1}
 
-    which is ≤ (e^c − 1)/c · qε(α) when (α − 1)ε(α) ≤ c, i.e. O(qε(α)) (seed 004, after
+    which is ≤ (e^c − 1)/c · qε(α) when (α − 1)ε(α) ≤ c, i.e. O(qε(α)) (source S4, after
     Claim 24).  May be infinite when (α − 1)ε(α) > ~709 + log(1/q).
 
     Parameters
@@ -107,7 +107,7 @@ def rdp_subsampled_relaxed(alpha, rate, rdp):
 
     References
     ----------
-    Seed 004, Claim 24 and the remark after it (S4-09, S4-11).
+    Source S4, Claim 24 and the remark after it (S4-09, S4-11).
 
     Examples
     --------

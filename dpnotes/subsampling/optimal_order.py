@@ -263,7 +263,7 @@ def epsilon_rdp_subsampled_gaussian(q, sigma, steps, delta, return_order=False):
     References
     ----------
     Mironov, Talwar & Zhang (2019), §3; Balle et al. (2020), Theorem 21;
-    Canonne, Kamath & Steinke (2020), Prop. 12; seed 004, S4-16.
+    Canonne, Kamath & Steinke (2020), Prop. 12; source S4, S4-16.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 r"""The exact RDP of the Poisson-subsampled Gaussian mechanism, in both directions.
 
 :func:`rdp_subsampled_gaussian` is the RDP of (1 − q)N(0, σ²) + qN(1, σ²)
-against N(0, σ²) (Mironov, Talwar and Zhang 2019; seed 004, Claim 27),
+against N(0, σ²) (Mironov, Talwar and Zhang 2019; source S4, Claim 27),
 :func:`rdp_subsampled_gaussian_reverse` the reverse divergence and
 :func:`log_moment_subsampled_gaussian` the moment log A_α behind the first.
 They check their arguments, apply the limits outside the computed range
@@ -106,7 +106,7 @@ def rdp_subsampled_gaussian(alpha, q, sigma):
     value is smaller everywhere we looked, by a factor ≥ 1 − 10⁻¹⁰), so this
     function returns the exact RDP.
 
-    *Integer α* — seed 004, Claim 27 and (9.5), rewritten with
+    *Integer α* — source S4, Claim 27 and (9.5), rewritten with
     Σ_j binom(α,j) q^j (1−q)^{α−j} = 1 so that every term is non-negative:
 
     .. math:: A_\alpha - 1 = \sum_{j=2}^{\alpha}\binom{\alpha}{j} q^j (1-q)^{\alpha-j}
@@ -145,7 +145,7 @@ def rdp_subsampled_gaussian(alpha, q, sigma):
 
     References
     ----------
-    Seed 004, Claim 27 and (9.5) (S4-14), Example 4 (S4-11); Mironov, Talwar &
+    Source S4, Claim 27 and (9.5) (S4-14), Example 4 (S4-11); Mironov, Talwar &
     Zhang (2019), "Rényi differential privacy of the sampled Gaussian
     mechanism", §3; Abadi et al. (2016).
 
@@ -228,7 +228,7 @@ def rdp_subsampled_gaussian_reverse(alpha, q, sigma):
 
     References
     ----------
-    Mironov, Talwar & Zhang (2019), §3; seed 004, Claim 26 (Part 1).
+    Mironov, Talwar & Zhang (2019), §3; source S4, Claim 26 (Part 1).
 
     Examples
     --------

@@ -42,7 +42,7 @@ def derive_uniform_schedule_optimal(n_check=5):
 
     References
     ----------
-    Seed 001, proof of Theorem 1 (claim S1-03).
+    Source S1, proof of Theorem 1 (claim S1-03).
 
     Examples
     --------
@@ -81,7 +81,7 @@ def derive_uniform_schedule_optimal(n_check=5):
 
 
 def derive_gaussian_convolution_bound():
-    r"""Seed 001's Gaussian application: m·D_α(N(1/m, σ²)‖N(0, σ²)) = α/(2mσ²), tight.
+    r"""Source S1's Gaussian application: m·D_α(N(1/m, σ²)‖N(0, σ²)) = α/(2mσ²), tight.
 
     .. math:: m\cdot\frac{\alpha (1/m)^2}{2\sigma^2} = \frac{\alpha}{2m\sigma^2}
               = D_\alpha(\mathcal N(1, m\sigma^2)\,\|\,\mathcal N(0, m\sigma^2)).
@@ -96,7 +96,7 @@ def derive_gaussian_convolution_bound():
 
     References
     ----------
-    Seed 001, Gaussian application (claim S1-04).
+    Source S1, Gaussian application (claim S1-04).
 
     Examples
     --------
@@ -124,7 +124,7 @@ def derive_gaussian_convolution_bound():
 
 
 def derive_laplace_bound_asymptotic(order=3):
-    r"""Seed 001's Laplace application: m·D_α(Lap(b) + 1/m‖Lap(b)) ~ α/(2mb²).
+    r"""Source S1's Laplace application: m·D_α(Lap(b) + 1/m‖Lap(b)) ~ α/(2mb²).
 
     With h = 1/m, expand (1/h)·D_α(Lap(b) + h‖Lap(b)) in h:
 
@@ -144,7 +144,7 @@ def derive_laplace_bound_asymptotic(order=3):
 
     References
     ----------
-    Seed 001, Laplace application (claim S1-05); Mironov (2017), Table II.
+    Source S1, Laplace application (claim S1-05); Mironov (2017), Table II.
 
     Examples
     --------
@@ -187,7 +187,7 @@ def derive_laplace_shift_convexity():
 
     References
     ----------
-    Seed 001, proof of Theorem 1 (claim S1-03).
+    Source S1, proof of Theorem 1 (claim S1-03).
 
     Examples
     --------

@@ -26,7 +26,7 @@ rho = sp.Symbol("rho", positive=True)
 
 
 def derive_gaussian_optimal_order():
-    r"""Seed 004, Example 2 (S4-05): the optimal order α* = ½ + εσ² and δ ≤ exp(−(εσ − 1/(2σ))²/2).
+    r"""Source S4, Example 2 (S4-05): the optimal order α* = ½ + εσ² and δ ≤ exp(−(εσ − 1/(2σ))²/2).
 
     The exponent (α − 1)(α/(2σ²) − ε) of Claim 21 is minimised over the order α by
     sympy; the blog post prints
@@ -41,7 +41,7 @@ def derive_gaussian_optimal_order():
 
     References
     ----------
-    Seed 004, Example 2 and Claim 21.
+    Source S4, Example 2 and Claim 21.
 
     Examples
     --------
@@ -71,11 +71,11 @@ def derive_gaussian_optimal_order():
 
 
 def derive_composed_gaussian_sigma():
-    r"""Seed 004, Example 3 (S4-08): the σ that makes T composed Gaussians (ε, δ)-DP.
+    r"""Source S4, Example 3 (S4-08): the σ that makes T composed Gaussians (ε, δ)-DP.
 
     With s = σ/√T and ℒ = log(1/δ₀) (the sympy symbols ``k`` and ``L``),
     δ = exp(−(εs − 1/(2s))²/2) ≤ δ₀ iff εs − 1/(2s) ≥ √(2ℒ),
-    i.e. s ≥ (√(2ℒ) + √(2ℒ + 2ε))/(2ε). The seed's sufficient
+    i.e. s ≥ (√(2ℒ) + √(2ℒ + 2ε))/(2ε). The source's sufficient
     condition s > √(2ℒ)/ε + (2ε)^{−1/2} is valid (it is larger, by √(x+y) ≤ √x + √y),
     slightly loose.
 
@@ -85,7 +85,7 @@ def derive_composed_gaussian_sigma():
 
     References
     ----------
-    Seed 004, Example 3 and Claim 23.
+    Source S4, Example 3 and Claim 23.
 
     Examples
     --------
@@ -104,7 +104,7 @@ def derive_composed_gaussian_sigma():
     steps.append(("a simpler sufficient s", seed))
     gap = sp.simplify(seed - exact)
     steps.append(("simpler − exact", gap))
-    # √(2L + 2ε) ≤ √(2L) + √(2ε): seed − exact = (√(2L) + √(2ε) − √(2L+2ε))/(2ε) ≥ 0
+    # √(2L + 2ε) ≤ √(2L) + √(2ε): stated − exact = (√(2L) + √(2ε) − √(2L+2ε))/(2ε) ≥ 0
     a_, b_ = sp.symbols("a b", nonnegative=True)
     steps.append(("(√a + √b)² − (a + b) = 2√(ab) ≥ 0", sp.expand((sp.sqrt(a_) + sp.sqrt(b_)) ** 2 - (a_ + b_))))
     check = sp.N(gap.subs({eps: sp.Rational(1, 2), L: sp.log(10**5)}))
@@ -114,7 +114,7 @@ def derive_composed_gaussian_sigma():
 
 
 def derive_legendre_scaling():
-    r"""Seed 004, S4-07: (Tf)*(x) = T f*(x/T), shown for the Gaussian cumulant κ(t) = t(t+1)/(2σ²).
+    r"""Source S4, S4-07: (Tf)*(x) = T f*(x/T), shown for the Gaussian cumulant κ(t) = t(t+1)/(2σ²).
 
     Here t = α − 1 and κ(t) = t·ε(t + 1) with the Gaussian RDP curve ε(α) = α/(2σ²);
     T composed mechanisms (the sympy symbol ``k``) have the cumulant Tκ.
@@ -125,7 +125,7 @@ def derive_legendre_scaling():
 
     References
     ----------
-    Seed 004, Claim 23.
+    Source S4, Claim 23.
 
     Examples
     --------
@@ -152,7 +152,7 @@ def derive_legendre_scaling():
 
 
 def derive_zcdp_conversion():
-    r"""Seed 002, S2-04: ρ-zCDP ⇒ (ρ + 2√(ρ log 1/δ), δ)-DP, and with ρ = Tε₀²/2 the advanced-composition form.
+    r"""Source S2, S2-04: ρ-zCDP ⇒ (ρ + 2√(ρ log 1/δ), δ)-DP, and with ρ = Tε₀²/2 the advanced-composition form.
 
     T (the sympy symbol ``k``) counts the composed ε₀-DP mechanisms; ``L`` is log(1/δ).
 
@@ -162,7 +162,7 @@ def derive_zcdp_conversion():
 
     References
     ----------
-    Seed 002, S2-04; Bun & Steinke (2016), Prop. 1.3.
+    Source S2, S2-04; Bun & Steinke (2016), Prop. 1.3.
 
     Examples
     --------
@@ -185,7 +185,7 @@ def derive_zcdp_conversion():
 
 
 def derive_laplace_scales():
-    r"""Seed 003, S3-02: Laplace scales b for T queries, basic vs advanced composition.
+    r"""Source S3, S3-02: Laplace scales b for T queries, basic vs advanced composition.
 
     With ℒ = log(1/δ) (the sympy symbols ``k`` and ``L`` stand for T and ℒ) and
     b = 2√(2Tℒ)/ε each query is ε₀ = ε/(2√(2Tℒ))-DP and the composition is
@@ -197,7 +197,7 @@ def derive_laplace_scales():
 
     References
     ----------
-    Seed 003, S3-02.
+    Source S3, S3-02.
 
     Examples
     --------

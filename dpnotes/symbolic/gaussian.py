@@ -14,7 +14,7 @@ def derive_rdp_gaussian():
 
     References
     ----------
-    Seed 004, Example 1; seed 002, RDP property 4; Mironov (2017), Prop. 7.
+    Source S4, Example 1; source S2, RDP property 4; Mironov (2017), Prop. 7.
 
     Examples
     --------
