@@ -330,7 +330,7 @@ class LossGrid:
         The composed loss has mean T·m and standard deviation √T·s (m, s of this grid's law, T =
         ``count``); by the central limit its kept window is about 2z√T·s wide, z = √(2 log(1/τ)) for
         the tail mass τ cut from each side, so it needs about 2z√T·s/h + n points (h the interval,
-        n this grid's points). Returns that estimate when it is within :data:`MAX_POINTS`.
+        n this grid's points). Returns that estimate when it is within ``MAX_POINTS``.
         """
         count = int(check_count(count, "count"))
         tail_mass = check_tail_mass(tail_mass)
