@@ -285,3 +285,13 @@ def test_notes_on_the_sources_only_at_the_end(nb):
             assert not re.search(r"about the source", text, re.I), (
                 f"{nb.name}: an 'About the source' note in section {heading!r}; it belongs under "
                 "'Notes and further reading'")
+
+
+@pytest.mark.parametrize("nb", sorted(BOOK.glob("*.ipynb")), ids=lambda p: p.name)
+def test_chapter_titles_hold_no_math(nb):
+    """A chapter's title is in every page's navigation, and pages without math load no MathJax:
+    math in a title would show as raw TeX there."""
+    cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    titles = re.findall(r"^# (.+)$", text, re.M)
+    assert titles and "$" not in titles[0], f"{nb.name}: math in the title {titles[0]!r}"
