@@ -277,7 +277,7 @@ def rdp_route3(q, sigma):
     12 log-spaced σ' ∈ [1, 300] plus σ itself: since σ is in the grid,
     ε₃ ≥ the exact RDP at σ; since the grid is finite, ε₃ may be *smaller* than
     what the true sup certifies (so route 3 is shown at its most favourable).
-    The seed derives Claim 26 from Conjecture 1, which is false in general
+    The source derives Claim 26 from Conjecture 1, which is false in general
     (S4-12, :func:`dpnotes.subsampling.conjecture1_counterexample`); its Part 1
     (the worst pair is the one-dimensional mixture) does hold for the sampled
     Gaussian (Mironov, Talwar & Zhang 2019), which is what this computation uses.

@@ -167,7 +167,7 @@ def running_example_accuracy(sigmas, n_seeds=5, steps=None, split_seed=0):
     For each noise multiplier σ of ``sigmas``, :func:`dpnotes.dpsgd_training.dp_sgd` trains logistic
     regression on the training records of :func:`dpnotes.learning.data.train_test_records` (split
     ``split_seed``) with the book's run (:data:`dpnotes.learning.data.RUNNING_RUN`: q, C, η; T steps)
-    once per seed 0, …, n_seeds − 1 (the seed draws the batches and the noise), and measures the share
+    once per seed 0, …, n_seeds − 1 (each seed draws its own batches and noise), and measures the share
     of the 142 test records classified correctly, sign⟨θ_T, x⟩ = y. The first row is the non-private
     baseline: plain gradient descent on the mean loss (q = 1, σ = 0, no clipping, same η and T),
     which is deterministic.
