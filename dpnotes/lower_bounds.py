@@ -13,7 +13,7 @@ squared bias above (E_X[X̄ | P] = P), the sharp form: equality holds for f ≡ 
 Steinke's form with the mean squared error E[(f(X) − P)²] ≥ squared bias is
 weaker and also true; the literal reading E_P E_X[(f(X) − X̄)²] is true too, and
 strictly above 1/12 for every finite n (:func:`fingerprinting_minimum`).
-The seed also writes f : {0,1}^d for f : {0,1}^n.
+The source also writes f : {0,1}^d for f : {0,1}^n.
 
 Everything is computed exactly for small n: given s = Σ Xᵢ, P has the Beta(s+1,
 n−s+1) law and s is uniform on {0, …, n}, so every term is a finite sum of
