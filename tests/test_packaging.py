@@ -1,7 +1,6 @@
 """The wheel users install: every data file in it, its licenses, and every import declared."""
 
 import ast
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -9,6 +8,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import wheel_smoke  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -18,16 +20,8 @@ DISTRIBUTION = {"sklearn": "scikit-learn", "PIL": "Pillow", "IPython": "ipywidge
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    # built from a copy of what the sdist holds, so no build/ folder lands in the checkout
-    src, out = tmp_path_factory.mktemp("src"), tmp_path_factory.mktemp("wheel")
-    for name in ("pyproject.toml", "README.md", "LICENSE", "LICENSE-TEXT.md"):
-        shutil.copy(ROOT / name, src / name)
-    for f in _package_files():
-        (src / f).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / f, src / f)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(out), str(src)], check=True, capture_output=True)
-    (path,) = out.glob("dpnotes-*.whl")
+    # the one wheel builder (tools/wheel_smoke.py): from a copy of the package's files, no build/ in the checkout
+    path = wheel_smoke.build_wheel(tmp_path_factory.mktemp("wheel"))
     with zipfile.ZipFile(path) as z:
         return set(z.namelist())
 
