@@ -18,14 +18,14 @@ copy replaces both with :class:`StudentRegistry` over exported records
 from .code import Code
 from .explore import Explore, figure_value
 from .numeric import Numeric
-from .spec import Registry, Slip, Spec
+from .spec import TASKS, Registry, Slip, Spec
 from .student import StudentRegistry, export
 from .symbolic import Symbolic
 from .verdict import Verdict
 from .written import Criterion, Written
 
 __all__ = ["Numeric", "Symbolic", "Code", "Explore", "Written", "Criterion", "Slip", "Spec", "Registry",
-           "Verdict", "StudentRegistry", "export", "figure_value", "KINDS"]
+           "Verdict", "StudentRegistry", "export", "figure_value", "KINDS", "TASKS"]
 
 #: kind name → spec class
 KINDS = {cls.kind: cls for cls in (Numeric, Symbolic, Code, Explore, Written)}

@@ -11,7 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Slip", "Spec", "Registry", "check_key", "short_repr"]
+__all__ = ["Slip", "Spec", "Registry", "check_key", "short_repr", "TASKS"]
+
+#: what an exercise asks a learner to do (``Spec.task``): a substitution into a stated formula with at
+#: most one package call, a slider reading, a computation of several steps that needs a choice, a
+#: derivation, an implementation, a proof, an explanation, a critique of a claimed bound
+TASKS = ("plug-in", "reading", "multi-step", "derive", "implement", "prove", "explain", "critique")
 
 _KEY = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _CHAPTER = re.compile(r"^\d\d[a-z]?-[a-z0-9]+(-[a-z0-9]+)*$")
@@ -51,7 +56,7 @@ class Spec:
     ``key`` identifies it in ``check(key, value)``; ``chapter`` is the notebook's stem
     (``"02-composition"``); ``stars`` its difficulty, 1 to 3; ``hint`` what a wrong answer
     is told (a direction, never the answer's expression); ``slips`` the common slips the
-    checker recognises.
+    checker recognises; ``task`` what it asks a learner to do (one of :data:`TASKS`).
     """
 
     kind: ClassVar[str] = ""
@@ -61,6 +66,7 @@ class Spec:
     stars: int
     hint: str = ""
     slips: tuple = ()
+    task: str = ""
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -72,6 +78,8 @@ class Spec:
             raise ValueError(f"{self.key}: stars must be 1, 2 or 3 (got {self.stars!r})")
         if not isinstance(self.hint, str):
             raise TypeError(f"{self.key}: hint must be a string")
+        if self.task and self.task not in TASKS:
+            raise ValueError(f"{self.key}: task must be one of {TASKS} (got {self.task!r})")
         object.__setattr__(self, "slips", tuple(self.slips))
         names = [s.name for s in self.slips if isinstance(s, Slip)]
         if len(names) != len(self.slips):
