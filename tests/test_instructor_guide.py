@@ -97,6 +97,7 @@ def test_six_weeks_follow_the_chapter_map():
 def test_every_week_has_goals_two_sessions_and_a_problem_set():
     for n, (title, body) in enumerate(_weeks().items(), start=1):
         assert "**Learning goals.**" in body, title
+        assert re.search(r"^\*\*Reading\.\*\* .*\{cite:t\}", body, re.M), f"{title}: no reading"
         sessions = _sections(body, 4)
         names = [s for s in sessions if s.startswith("Session")]
         assert len(names) == 2 and names[0].startswith(f"Session {n}A") and names[1].startswith(f"Session {n}B"), title
