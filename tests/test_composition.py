@@ -390,3 +390,15 @@ def test_s3_04_the_split_comparison_holds_wherever_the_calibration_is_defined(T,
         return
     assert v_even > v_half
     assert gaussian_variance_advanced_composition(T, eps, delta, delta / 2) == pytest.approx(v_half, rel=1e-9)
+
+
+@pytest.mark.claim("S3-04")
+def test_s3_04_the_squared_reading_differs_from_the_book_only_by_the_calibration_constant():
+    # "(4k/ε²)(log((k+1)/δ))" with a square lost in the scan: 7,740 against the book's 7,864.6 (k = 10, ε = 1, δ = 1e-5)
+    k, eps, delta = 10, 1.0, 1e-5
+    squared = 4 * k / eps**2 * np.log((k + 1) / delta) ** 2
+    book = gaussian_variance_advanced_composition(k, eps, delta, delta / (k + 1), form="linear")
+    as_scanned = 4 * k / eps**2 * np.log((k + 1) / delta)
+    assert round(squared) == 7740 and round(book, 1) == 7864.6 and round(as_scanned, 1) == 556.4
+    # the ratio is exactly the 1.25 inside one logarithm
+    assert book / squared == pytest.approx(np.log(1.25 * (k + 1) / delta) / np.log((k + 1) / delta), rel=1e-12)
