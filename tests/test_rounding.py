@@ -167,3 +167,14 @@ def test_pld_brackets_in_chapter_07_contain_the_bracket_they_print():
         with mpmath.workdps(30):
             exact = epsilon_gaussian(delta, mu)
         assert Decimal(a) <= Decimal(exact) <= Decimal(b), line
+
+
+def test_a_certified_supremum_is_printed_with_its_certified_digits_only():
+    # K(1, 2) is certified as a bracket [34.18023…, 34.18366…]: "34.18…" is certified, "34.180…" is not
+    from dpnotes.subsampling import claim26_constant_bracket
+
+    lo, hi, _ = claim26_constant_bracket(1.0, 2.0)
+    assert certified_digits(lo, hi) == "34.18…"
+    cells = json.loads((BOOK / "appendix-subsampled-gaussian-constant.ipynb").read_text(encoding="utf-8"))["cells"]
+    text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert r"34.180\ldots" not in text and r"34.18\ldots" in text
