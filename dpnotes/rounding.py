@@ -171,7 +171,9 @@ def certified_digits(lower, upper, *, max_decimals=15):
     --------
     >>> certified_digits(34.1802345, 34.1836512)
     '34.18…'
-    >>> certified_digits(1.9999973, 2.0000004)  # no digit after the point is certified
+    >>> certified_digits(1.9999973, 1.9999981)
+    '1.99999…'
+    >>> certified_digits(1.4, 1.9)  # only the integer part is certified
     '1.…'
     """
     lo, hi = _check_value(lower, "lower"), _check_value(upper, "upper")
