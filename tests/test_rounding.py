@@ -178,3 +178,14 @@ def test_a_certified_supremum_is_printed_with_its_certified_digits_only():
     cells = json.loads((BOOK / "appendix-subsampled-gaussian-constant.ipynb").read_text(encoding="utf-8"))["cells"]
     text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     assert r"34.180\ldots" not in text and r"34.18\ldots" in text
+
+
+def test_chapter_07_prints_the_running_runs_certified_bracket_rounded_outward():
+    from dpnotes.learning.data import RUNNING_RUN
+    from dpnotes.pld import dpsgd_epsilon_bracket
+
+    lo, hi = dpsgd_epsilon_bracket(RUNNING_RUN["q"], RUNNING_RUN["sigma"], RUNNING_RUN["steps"], RUNNING_RUN["delta"])[:2]
+    cells = json.loads((BOOK / "07-exact-answer.ipynb").read_text(encoding="utf-8"))["cells"]
+    out = "\n".join("".join(o.get("text", "")) for c in cells for o in c.get("outputs", []))
+    assert f"exact eps in {bracket_text(lo, hi, decimals=4)}  (certified PLD bracket)" in out
+    assert "T = 300: mu = " in out and f"certified bracket {bracket_text(lo, hi, decimals=4)};" in out
