@@ -102,15 +102,18 @@ def _printed_brackets():
     for nb in sorted(BOOK.glob("*.ipynb")):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         for i, cell in enumerate(cells):
-            texts = ["".join(cell["source"])] if cell["cell_type"] == "markdown" else []
+            texts = [_CODE.sub("", "".join(cell["source"]))] if cell["cell_type"] == "markdown" else []
             for o in cell.get("outputs", []):
                 texts.append("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", "")))
             for text in texts:
                 out += [(nb.stem, i, m) for m in BRACKET.finditer(text)]
     for md in sorted(BOOK.glob("*.md")):
-        out += [(md.stem, 0, m) for m in BRACKET.finditer(md.read_text(encoding="utf-8"))]
+        out += [(md.stem, 0, m) for m in BRACKET.finditer(_CODE.sub("", md.read_text(encoding="utf-8")))]
     return out
 
+
+#: inline code in Markdown (a Python list is not a printed bracket)
+_CODE = re.compile(r"`[^`\n]*`")
 
 # brackets that are not bounds: laws (pmfs) and intervals of a parameter, printed as data
 NOT_BOUNDS = {"[0.25, 0.75]", "[0.75, 0.25]", "[0.5, 0.5]", "[0.7, 0.3]", "[0.2, 0.8]", "[0.4, 0.6]", "[0.3, 0.7]",
