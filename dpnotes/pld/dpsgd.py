@@ -1,9 +1,9 @@
 r"""DP-SGD front ends: the ε or δ of T steps of the Poisson-subsampled Gaussian by PLD.
 
 :func:`dpsgd_epsilon_bracket` returns certified lower and upper bounds on ε
-(an :class:`EpsilonBracket`) on a grid chosen up front from the requested
-width by an error model (:func:`_width_interval`, from a one-step Chernoff
-pilot :func:`_chernoff_pilot`), refined only if the bracket misses it, both
+(an :class:`EpsilonBracket`), each end on a grid chosen up front from the requested
+width by an error model (:func:`_end_intervals`, :func:`_width_interval`, from a one-step
+Chernoff pilot :func:`_chernoff_pilot`), refined only if the bracket misses it, both
 bounds composed in the Fourier domain (:meth:`~dpnotes.pld.grid.LossGrid.power`);
 without a requested width it keeps the book's grid and repeated squaring.
 :func:`dpsgd_epsilon_pld` composes the upper PLD alone on the a-priori grid,
@@ -299,11 +299,13 @@ def _end_intervals(q, sigma, steps, delta, rel_width, tail_mass):
     ``upper_only``, asked for α·r) and 1 − α to the lower end (the bracket's model asked for
     (1 − α)·r: conservative, as that model holds the whole width). α ∈ {0.1, 0.2, …, 0.9} is
     the one with the fewest grid points, 1/h_upper + 1/h_lower (the cost of the step grids and
-    of the transforms is about linear in them): at small σ the merged lower end errs at order h³/q
-    and gets most of the width, at large σ the upper end does.
+    of the transforms is about linear in them), unless one grid for both ends, by the bracket's
+    model for the whole width, holds fewer (then α = 0): at small σ the merged lower end errs at
+    order h³/q and gets most of the width, at large σ one grid serves both.
     """
     pilot = _chernoff_pilot(q, sigma, steps, delta, tail_mass)
-    best = None
+    shared, _ = _width_interval(q, sigma, steps, delta, rel_width, tail_mass, pilot=pilot)
+    best = (shared, shared, 0.0)  # one grid for both ends, the whole width by the bracket's model (α = 0)
     for alpha in np.arange(1, 10) / 10:
         h_up, _ = _width_interval(q, sigma, steps, delta, alpha * rel_width, tail_mass, upper_only=True, pilot=pilot)
         h_lo, _ = _width_interval(q, sigma, steps, delta, (1 - alpha) * rel_width, tail_mass, pilot=pilot)
@@ -478,13 +480,14 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     r"""Lower and upper bounds on the ε of DP-SGD (Poisson rate q, noise σ, T steps) at δ.
 
     Both bounds come from discretised PLDs of the subsampled Gaussian composed T
-    times (upper: connect-the-dots, lower: merged bins; see the module), on the
-    same grid and with the same FFT tilt. With ``interval=None`` and a
-    ``rel_width`` given, the grid spacing is chosen up front for that width by an
-    error model (:func:`_width_interval`); if the bracket is still wider than
-    ``rel_width``·upper, the spacing is refined by the measured width (width ∝ h²),
-    at most ``max_refinements`` times and not once refining stops shrinking the
-    bracket. With ``rel_width=None`` (the default) the grid starts at
+    times (upper: connect-the-dots, lower: merged bins; see the module), with the
+    same FFT tilt. With ``interval=None`` and a ``rel_width`` given, each end has
+    its own grid, chosen up front by an error model (:func:`_end_intervals`: the
+    width split between the ends so that the two grids hold the fewest points);
+    if the bracket is still wider than ``rel_width``·upper, the lower end's grid is
+    refined first (alone: its h³ term is where the model misses), then both,
+    by the measured width, at most ``max_refinements`` times and not once refining
+    stops shrinking the bracket. With ``interval`` given both ends share it. With ``rel_width=None`` (the default) the grid starts at
     :func:`dpsgd_grid_interval` (a bracket near 10⁻⁴ relative wide) and is refined
     until it is 10⁻³ wide: the book's stored numbers are computed so; it is
     slower than asking for the width you need. The FFTs are tilted by the
@@ -545,7 +548,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
         d_up = max(d_up, _finest_interval(q, sigma, steps))
     else:
         d, lam = interval, _given_or_pilot_tilt(tilt, None)
-    split = auto and not legacy  # the two ends on separate grids
+    split = auto and not legacy  # the two ends on separate grids (possibly equal: alpha = 0)
     # with a rel_width asked for, the first grid is the finest within the time limit (a wider bracket is then
     # reported, width_met False); the default (the book's stored numbers) keeps its grid and the size limit
     while auto and not legacy and _dpsgd_seconds(q, sigma, steps, d, tail_mass, 2, algorithm)[0] > MAX_SECONDS:
@@ -557,7 +560,8 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     # the plain pipeline where its round-off moves ε by ≤ 5 % of the width asked (not for the book's legacy grid)
     share = _ROUNDOFF_SHARE * rel_width if auto and not legacy and isinstance(tilt, str) else None
     kept, last = None, math.inf  # the last bracket computed and its width
-    e_up = e_lo = None
+    if not split:
+        alpha = 0.0
     refine_up = refine_lo = True  # which ends to (re)compute
     for attempt in range(max_refinements + 1):
         try:
@@ -580,10 +584,10 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
         # width ∝ h² (or faster): aim below the target
         aim, most = (0.5, 0.7) if legacy else (0.8, 0.9)
         step = max(min(math.sqrt(aim * rel_width * e_up / width), most), 0.1)
-        if split and attempt == 0:
-            # first miss: the error model of the upper end is conservative (its measured error is below it), the
-            # lower end's h³ term is the one that misses; so refine the lower end alone for the whole miss, keeping
-            # the share the upper end was given (α·r·ε at most, its model; at most half the width)
+        if split and alpha > 0 and attempt == 0:
+            # first miss on split grids: the error model of the upper end is conservative (its measured error is below
+            # it), the lower end's h³ term is the one that misses; so refine the lower end alone for the whole miss,
+            # keeping the share the upper end was given (α·r·ε at most, its model; at most half the width)
             up_share = min(alpha * rel_width * e_up, 0.5 * width)
             step = max(min(_lower_step(q, sigma, d, max(aim * rel_width * e_up - up_share, 0.05 * width)
                                        / (width - up_share)), most), 0.1)
