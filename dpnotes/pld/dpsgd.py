@@ -300,12 +300,16 @@ def _end_intervals(q, sigma, steps, delta, rel_width, tail_mass):
     (1 − α)·r: conservative, as that model holds the whole width). α ∈ {0.1, 0.2, …, 0.9} is
     the one with the fewest grid points, 1/h_upper + 1/h_lower (the cost of the step grids and
     of the transforms is about linear in them), unless one grid for both ends, by the bracket's
-    model for the whole width, holds fewer (then α = 0): at small σ the merged lower end errs at
-    order h³/q and gets most of the width, at large σ one grid serves both.
+    model for the whole width, holds fewer (then α = 0) and the model's h³ term (x·h/(2q)) is below
+    its h² term (K₀): where it is above, the merged lower end errs at order h³/q, the model is least
+    sure (it missed by up to 3× at q = 10⁻³, σ ≤ 1.1) and the lower end gets most of the width
+    on its own grid, refined alone on a miss; elsewhere one grid mostly serves both.
     """
     pilot = _chernoff_pilot(q, sigma, steps, delta, tail_mass)
     shared, _ = _width_interval(q, sigma, steps, delta, rel_width, tail_mass, pilot=pilot)
     best = (shared, shared, 0.0)  # one grid for both ends, the whole width by the bracket's model (α = 0)
+    if math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q) * shared >= _WIDTH_K:  # the lower end's h³ term dominates:
+        best = None  # its model is least sure there (it missed by up to 3×): split, and refine the lower end alone
     for alpha in np.arange(1, 10) / 10:
         h_up, _ = _width_interval(q, sigma, steps, delta, alpha * rel_width, tail_mass, upper_only=True, pilot=pilot)
         h_lo, _ = _width_interval(q, sigma, steps, delta, (1 - alpha) * rel_width, tail_mass, pilot=pilot)
