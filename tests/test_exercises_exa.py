@@ -1,0 +1,148 @@
+"""Issue 26, item 4, for chapters 00 to 05: problems worth setting.
+
+Every exercise of these chapters has a task; plug-in numbers and slider readings are at most 30 % of each
+chapter; every chapter has at least two written exercises (a model solution and a rubric of 3 to 6 criteria)
+whose solution dropdown shows that model solution; every numeric or reading prompt states its precision; a ★★★
+exercise is never a plug-in or a reading; no numeric answer of these chapters equals another answer of the book
+to the precision asked. The numbers the new prompts and model solutions state are recomputed here by a second
+route (mpmath or scipy), never copied from the package's output.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import mpmath as mp
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+from dpnotes.chapter_exercises import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOK = ROOT / "book"
+CHAPTERS = ("00-why-privacy", "00b-foundations", "01-renyi-gaussian", "02-composition", "03-conversion",
+            "04-hypothesis-testing", "05-subsampling")
+MINE = {k: s for k, s in REGISTRY.items() if s.chapter in CHAPTERS}
+
+
+def _prompts(chapter):
+    """label → the text of each exercise directive of a chapter."""
+    found = {}
+    for cell in json.loads((BOOK / f"{chapter}.ipynb").read_text())["cells"]:
+        src = "".join(cell["source"])
+        for key, body in re.findall(r"```\{exercise\}[^\n]*\n:label: ex-([\w-]+)\n(.*?)```", src, re.S):
+            found[key] = body
+    return found
+
+
+def _solutions(chapter):
+    """key → the markdown of each solution dropdown of a chapter."""
+    found = {}
+    for cell in json.loads((BOOK / f"{chapter}.ipynb").read_text())["cells"]:
+        src = "".join(cell["source"])
+        m = re.match(r"```\{solution-start\} ex-([\w-]+)\n:class: dropdown\n```\n", src)
+        if m:
+            found[m.group(1)] = src[m.end():]
+    return found
+
+
+def _sig3(x):
+    return float(f"{float(x):.3g}")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_exercise_has_a_task_and_readings_are_at_most_30_percent(chapter):
+    specs = [s for s in MINE.values() if s.chapter == chapter]
+    assert specs and all(s.task for s in specs), [s.key for s in specs if not s.task]
+    light = [s.key for s in specs if s.task in ("plug-in", "reading")]
+    assert len(light) <= 0.3 * len(specs), (chapter, light, len(specs))
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_two_written_exercises_with_rubrics_and_their_model_solution_in_the_dropdown(chapter):
+    written = [s for s in MINE.values() if s.chapter == chapter and s.kind == "written"]
+    assert len(written) >= 2, chapter
+    solutions = _solutions(chapter)
+    for spec in written:
+        assert spec.task in ("prove", "derive", "explain", "critique"), spec.key
+        assert 3 <= len(spec.rubric) <= 6, spec.key
+        assert solutions[spec.key].strip() == spec.model_solution.strip(), spec.key
+        assert not spec.hint or spec.hint not in spec.model_solution
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_numeric_prompts_state_their_precision(chapter):
+    prompts = _prompts(chapter)
+    for key, spec in MINE.items():
+        if spec.chapter == chapter and spec.kind in ("numeric", "explore"):
+            text = " ".join(prompts[key].split())
+            assert "significant figures" in text or "Give an integer." in text, key
+            if "Give an integer." in text:
+                assert float(spec.reference()).is_integer(), key
+
+
+def test_three_star_exercises_need_more_than_a_substitution():
+    for key, spec in MINE.items():
+        if spec.stars == 3:
+            assert spec.task not in ("plug-in", "reading"), key
+
+
+def test_no_two_answers_of_the_book_agree_to_three_figures():
+    """A student who enters the answer of one exercise into another must not be told it is right."""
+    values = {k: _sig3(s.reference()) for k, s in REGISTRY.items() if s.kind in ("numeric", "explore")}
+    for key in (k for k in MINE if k in values):
+        same = [k for k, v in values.items() if k != key and v == values[key]]
+        assert not same, (key, values[key], same)
+
+
+# ----------------------------------------------------------------------------- the numbers, by a second route
+
+
+
+def _Phi(x):
+    return mp.ncdf(x)
+
+
+def _gauss_delta(eps, mu):
+    """Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018), in mpmath."""
+    eps, mu = mp.mpf(eps), mp.mpf(mu)
+    return _Phi(-eps / mu + mu / 2) - mp.e**eps * _Phi(-eps / mu - mu / 2)
+
+
+def _close(a, b, rel=1e-3):
+    return abs(float(a) - float(b)) <= rel * abs(float(b))
+
+
+def test_chapter_00_numbers():
+    # the model card: the cap at ε = 8 and the ε that would certify 51 %
+    cap = (mp.e**8 + mp.mpf("1e-5")) / (1 + mp.e**8)
+    assert _close(cap, 0.99966)
+    assert _close(mp.log((mp.mpf("0.51") - mp.mpf("1e-5")) / mp.mpf("0.49")), 0.0400)
+    # the reading: a share of about a fifth, as the solution says
+    assert 0.15 < REGISTRY["learning-membership-sigma"].reference() < 0.25
+
+
+def test_chapter_00b_numbers():
+    # the largest family: the simple slack k e^{0.2(k−1)} 10⁻⁶ against 5·10⁻⁵
+    slack = [k * mp.e ** (mp.mpf("0.2") * (k - 1)) * mp.mpf("1e-6") for k in range(1, 30)]
+    assert max(k for k, s in enumerate(slack, 1) if s <= 5e-5) == REGISTRY["foundations-group-delta"].reference() == 9
+    assert _close(slack[8], 4.46e-5) and _close(slack[9], 6.05e-5, 2e-3)
+    chained = [mp.mpf("1e-6") * (mp.e ** (mp.mpf("0.2") * k) - 1) / (mp.e ** mp.mpf("0.2") - 1) for k in range(1, 30)]
+    assert max(k for k, s in enumerate(chained, 1) if s <= 5e-5) == 12
+    # the ε of δ = 10⁻⁵ at σ = 2, by mpmath's root finder on the exact profile
+    eps = mp.findroot(lambda e: _gauss_delta(e, 0.5) - mp.mpf("1e-5"), 2.0)
+    assert _close(eps, REGISTRY["foundations-tradeoff-read"].reference(), 1e-9) and _close(eps, 1.993)
+    assert _close(_gauss_delta(0.5, 0.5), 0.0524)
+    assert _close(mp.mpf(0.125) + mp.mpf(0.5) * mp.sqrt(2) * mp.erfinv(1 - 2 * mp.mpf("1e-5")), 2.257)
+    # the crossing of the two privacy losses, 1/2 + σ²/b
+    assert _close(REGISTRY["foundations-gaussian-loss-end"].reference(), 0.5 + 1.25**2 / 0.8, 1e-9)
+    # the classical calibration at ε = 10, δ = 10⁻⁵
+    r = mp.sqrt(2 * mp.log(mp.mpf("1.25e5")))
+    mu = 10 / r
+    assert _close(r, 4.8448) and _close(1 / mu, 0.48448) and _close(mu, 2.0641)
+    assert _close(-10 / mu + mu / 2, -3.8127) and _close(-10 / mu - mu / 2, -5.8768)
+    assert _close(_gauss_delta(10, mu), 2.27e-5, 3e-3)
+    assert _close(1 - _Phi(r - 10 / (2 * r)), 6.9e-5, 1e-2) and _close(r - 1 / (2 * r), 4.74)
+    exact_mu = mp.findroot(lambda m: _gauss_delta(10, m) - mp.mpf("1e-5"), 2.0)
+    assert _close(1 / exact_mu, 0.49989)
