@@ -146,3 +146,28 @@ def test_chapter_00b_numbers():
     assert _close(1 - _Phi(r - 10 / (2 * r)), 6.9e-5, 1e-2) and _close(r - 1 / (2 * r), 4.74)
     exact_mu = mp.findroot(lambda m: _gauss_delta(10, m) - mp.mpf("1e-5"), 2.0)
     assert _close(1 / exact_mu, 0.49989)
+
+
+def test_chapter_01_numbers():
+    # Gaussian σ matching randomized response (p = 0.75) at order 3
+    d3 = mp.log(mp.mpf("0.75") ** 3 / mp.mpf("0.25") ** 2 + mp.mpf("0.25") ** 3 / mp.mpf("0.75") ** 2) / 2
+    assert _close(d3, 0.95682) and _close(mp.e ** (2 * d3), 6.7778)
+    assert _close(mp.sqrt(3 / (2 * d3)), REGISTRY["renyi-gaussian-sigma"].reference(), 1e-9)
+    assert _close(mp.sqrt(3 / (2 * d3)), 1.252) and _close(mp.sqrt(3 / (2 * mp.log(3))), 1.168)
+
+    # Laplace (b = 2) against the Gaussian of the same variance (σ² = 8): the crossing order, by mpmath
+    def lap(a, t=mp.mpf("0.5")):
+        return mp.log(a / (2 * a - 1) * mp.e ** ((a - 1) * t) + (a - 1) / (2 * a - 1) * mp.e ** (-a * t)) / (a - 1)
+
+    assert _close(lap(2), 0.2003) and _close(mp.e ** lap(2), 1.22177)
+    cross = mp.findroot(lambda a: lap(a) - a / 16, (5, 7), solver="anderson")
+    assert _close(cross, REGISTRY["renyi-laplace-order2"].reference(), 1e-9) and _close(cross, 6.10, 2e-3)
+    # ten reports at D₂ = 1, and one report at the same cost
+    p = mp.findroot(lambda p: 10 * mp.log(p**2 / (1 - p) + (1 - p) ** 2 / p) - 1, (0.55, 0.65), solver="anderson")
+    assert _close(p, REGISTRY["renyi-rr-composition"].reference(), 1e-9) and _close(p, 0.5800)
+    assert _close(mp.findroot(lambda p: mp.log(p**2 / (1 - p) + (1 - p) ** 2 / p) - 1, (0.7, 0.85), solver="anderson"), 0.774)
+    # the threshold reading: log(p/(1 − p)) passes 2 between the positions 0.88 and 0.89
+    assert _close(mp.e**2 / (1 + mp.e**2), 0.8808)
+    assert REGISTRY["renyi-rr-large-order"].reference() == 0.89
+    # the Gaussian tail the pure-DP report left out: Pr[Z > 5] for Z ~ N(μ²/2, μ²), μ = 0.1
+    assert _close((5 - mp.mpf("0.01") / 2) / mp.mpf("0.1"), 49.95)
