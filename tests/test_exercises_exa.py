@@ -171,3 +171,15 @@ def test_chapter_01_numbers():
     assert REGISTRY["renyi-rr-large-order"].reference() == 0.89
     # the Gaussian tail the pure-DP report left out: Pr[Z > 5] for Z ~ N(μ²/2, μ²), μ = 0.1
     assert _close((5 - mp.mpf("0.01") / 2) / mp.mpf("0.1"), 49.95)
+
+
+def test_chapter_02_numbers():
+    # fifty Gaussian mechanisms (σ = 6) as one: σ′ = 6/√50
+    assert _close(mp.mpf(50) * 10 / 72, 6.944) and _close(6 / mp.sqrt(50), 0.849)
+    assert _close(6 / mp.sqrt(50), REGISTRY["composition-rdp-gaussian"].reference(), 1e-9)
+    # the √T critique: T = 10⁴, ε₀ = 0.01, δ′ = 10⁻⁵
+    T, e0, L = 10_000, mp.mpf("0.01"), mp.log(mp.mpf(10) ** 5)
+    assert _close(mp.sqrt(2 * L), 4.80, 2e-3)
+    root, drift = e0 * mp.sqrt(2 * T * L), T * e0 * mp.expm1(e0)
+    assert _close(root, 4.799) and _close(drift, 1.005) and _close(root + drift, 5.80, 2e-3)
+    assert _close(T * e0**2 / 2 + root, 5.30, 2e-3)
