@@ -183,3 +183,36 @@ def test_chapter_02_numbers():
     root, drift = e0 * mp.sqrt(2 * T * L), T * e0 * mp.expm1(e0)
     assert _close(root, 4.799) and _close(drift, 1.005) and _close(root + drift, 5.80, 2e-3)
     assert _close(T * e0**2 / 2 + root, 5.30, 2e-3)
+
+
+def test_chapter_03_numbers():
+    # the optimal-order bound over the exact δ at σ = 2, ε = 1.5
+    bound = mp.e ** (-mp.mpf("2.75") ** 2 / 2)
+    exact = _gauss_delta(1.5, 0.5)
+    assert _close(bound, 0.02279) and _close(exact, 0.00039372) and _close(_Phi(-2.75), 0.0029798)
+    assert _close(_Phi(-3.25), 0.00057703) and _close(bound / exact, 57.9)
+    assert _close(bound / exact, REGISTRY["conversion-example2-delta"].reference(), 1e-6)
+    # the largest ρ for (1, 10⁻⁶): (√(L + 1) − √L)²
+    L = mp.log(mp.mpf(10) ** 6)
+    rho = (mp.sqrt(L + 1) - mp.sqrt(L)) ** 2
+    assert _close(rho + 2 * mp.sqrt(rho * L), 1, 1e-12) and _close(rho, 0.017469)
+    assert _close(rho, REGISTRY["conversion-zcdp"].reference(), 1e-9) and _close(1 / mp.sqrt(2 * rho), 5.35)
+    # four conversions of σ = 1 at δ = 10⁻⁵: zCDP in closed form, improved over a fine grid, exact by root finding
+    L5 = mp.log(mp.mpf(10) ** 5)
+    assert _close(mp.mpf(0.5) + 2 * mp.sqrt(L5 / 2), 5.299) and _close(1 + mp.sqrt(2 * L5), 5.80, 2e-3)
+    a = 1 + mp.sqrt(2 * L5)
+    assert _close(mp.log(a / (a - 1)) + mp.log(a) / (a - 1), 0.556)
+    orders = np.linspace(1.01, 100, 200_000)
+    improved = np.min(orders / 2 + np.log((orders - 1) / orders) - (np.log(1e-5) + np.log(orders)) / (orders - 1))
+    assert _close(improved, 4.728) and _close(mp.mpf(0.5) + 2 * mp.sqrt(L5 / 2) - improved, 0.570, 2e-3)
+    assert _close(mp.findroot(lambda e: _gauss_delta(e, 1) - mp.mpf("1e-5"), 4.4), 4.377)
+    # two runs at (2, 10⁻⁵) each: ρ from the quadratic, then 2ρ converted
+    r = (mp.sqrt(L5 + 2) - mp.sqrt(L5)) ** 2
+    assert _close(mp.sqrt(L5 + 2), 3.6760) and _close(mp.sqrt(L5), 3.3931) and _close(mp.sqrt(r), 0.2829)
+    assert _close(r, 0.0800, 2e-3) and _close(2 * r, 0.1601, 2e-3)
+    assert _close(2 * mp.sqrt(2 * r * L5), 2.715) and _close(2 * r + 2 * mp.sqrt(2 * r * L5), 2.88, 2e-3)
+    # the exact curve of the reading, at σ ≈ 3.02: ends 0.529 and 2.240
+    mu = 1 / mp.mpf(3.017088168272582)
+    lo = mp.findroot(lambda e: _gauss_delta(e, mu) - mp.mpf("1e-2"), 0.5)
+    hi = mp.findroot(lambda e: _gauss_delta(e, mu) - mp.mpf("1e-12"), 2.2)
+    assert _close(lo, 0.529) and _close(hi, 2.240) and _close((hi - lo) / 10, 0.171)
