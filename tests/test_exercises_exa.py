@@ -216,3 +216,29 @@ def test_chapter_03_numbers():
     lo = mp.findroot(lambda e: _gauss_delta(e, mu) - mp.mpf("1e-2"), 0.5)
     hi = mp.findroot(lambda e: _gauss_delta(e, mu) - mp.mpf("1e-12"), 2.2)
     assert _close(lo, 0.529) and _close(hi, 2.240) and _close((hi - lo) / 10, 0.171)
+
+
+def test_chapter_04_numbers():
+    # the tail bound's ε and the exact ε at δ = 10⁻⁷, μ = 2
+    z = mp.sqrt(2) * mp.erfinv(1 - 2 * mp.mpf("1e-7"))
+    assert _close(z, 5.19934) and _close(2 + 2 * z, 12.3987)
+    exact = mp.findroot(lambda e: _gauss_delta(e, 2) - mp.mpf("1e-7"), 12)
+    assert _close(exact, 11.9079) and _close(2 + 2 * z - exact, 0.491)
+    assert _close(2 + 2 * z - exact, REGISTRY["hypothesis-tail-bound"].reference(), 1e-7)
+    # the largest ε for a posterior cap: odds 1/19 → 1/4
+    assert _close(mp.log(mp.mpf(19) / 4), REGISTRY["hypothesis-posterior"].reference(), 1e-12)
+    assert _close(mp.log(4.75), 1.558)
+    # the posterior figure: the bound at ε = 2, prior 0.3, and the crossing where the likelihood ratio passes e²
+    assert _close(mp.mpf("0.3") / (mp.mpf("0.3") + mp.mpf("0.7") * mp.e**-2), 0.760)
+    assert REGISTRY["hypothesis-posterior-reading"].reference() == pytest.approx(2.55)
+    # randomized response's trade-off: the two lines meet at α = 1 − p with value 1 − p
+    for p in (0.6, 0.75, 0.9):
+        e = mp.log(p / (1 - p))
+        assert _close(1 - mp.e**e * (1 - p), 1 - p, 1e-12) and _close(mp.e**-e * p, 1 - p, 1e-12)
+    # the audit: point estimate and Clopper–Pearson bounds (97.5 % each), by mpmath's incomplete beta
+    assert _close(mp.log((mp.mpf("0.05") - mp.mpf("1e-5")) / mp.mpf("0.01")), 1.609)
+    tpr_lo = mp.findroot(lambda t: mp.betainc(50, 951, 0, t, regularized=True) - mp.mpf("0.025"), (0.03, 0.045), solver="anderson")
+    fpr_hi = mp.findroot(lambda t: mp.betainc(11, 990, 0, t, regularized=True) - mp.mpf("0.975"), (0.015, 0.022), solver="anderson")
+    assert _close(tpr_lo, 0.0373) and _close(fpr_hi, 0.0183)
+    assert _close(tpr_lo, stats.beta.ppf(0.025, 50, 951), 1e-6) and _close(fpr_hi, stats.beta.ppf(0.975, 11, 990), 1e-6)
+    assert _close(mp.log((tpr_lo - mp.mpf("1e-5")) / fpr_hi), 0.712)
