@@ -242,3 +242,40 @@ def test_chapter_04_numbers():
     assert _close(tpr_lo, 0.0373) and _close(fpr_hi, 0.0183)
     assert _close(tpr_lo, stats.beta.ppf(0.025, 50, 951), 1e-6) and _close(fpr_hi, stats.beta.ppf(0.975, 11, 990), 1e-6)
     assert _close(mp.log((tpr_lo - mp.mpf("1e-5")) / fpr_hi), 0.712)
+
+
+def test_chapter_05_numbers():
+    # the largest q for an exact ε(2) of 0.05 at σ = 2, and the generic bound's
+    e4 = mp.expm1(mp.mpf("0.25"))
+    assert _close(e4, 0.284025) and _close(mp.expm1(mp.mpf("0.05")), 0.051271)
+    q = mp.sqrt(mp.expm1(mp.mpf("0.05")) / e4)
+    assert _close(q, 0.4249) and _close(q, REGISTRY["subsampling-exact-order2"].reference(), 1e-9)
+    assert _close(mp.expm1(mp.mpf("0.05")) / e4, 0.18052)
+    # the power of q at α ≈ 9.67, σ = 1: the figure's reading equals the package's exact RDP at that order, and it
+    # lies between the powers at the integer orders 9 and 10, recomputed from the binomial sum in mpmath
+    from dpnotes.subsampling import rdp_subsampled_gaussian
+
+    order = 9.674511879626301
+    ratio = rdp_subsampled_gaussian(order, 0.1, 1.0) / rdp_subsampled_gaussian(order, 0.01, 1.0)
+    assert _close(np.log10(ratio), REGISTRY["subsampling-rdp-reading"].reference(), 1e-6) and _close(ratio, 206, 2e-3)
+
+    def binomial(alpha, q, sigma):  # integer orders, in mpmath: log A_α/(α − 1)
+        a = sum(mp.binomial(alpha, j) * q**j * (1 - q) ** (alpha - j) * mp.e ** (j * (j - 1) / (2 * sigma**2))
+                for j in range(alpha + 1))
+        return mp.log(a) / (alpha - 1)
+
+    lo = [mp.log10(binomial(a, mp.mpf("0.1"), 1) / binomial(a, mp.mpf("0.01"), 1)) for a in (9, 10)]
+    assert min(lo) < REGISTRY["subsampling-rdp-reading"].reference() < max(lo)  # between the integer orders
+    assert _close(binomial(10, mp.mpf("0.1"), 1), rdp_subsampled_gaussian(10.0, 0.1, 1.0), 1e-9)
+    # the shuffling critique: q, T, no amplification over 10 epochs, and the Poisson accountant
+    from dpnotes.learning import dpsgd_epsilon_of
+
+    assert _close(mp.mpf(256) / 60_000, 0.00427) and int(mp.ceil(mp.mpf(10 * 60_000) / 256)) == 2344
+    rho = mp.mpf(10) / (2 * mp.mpf("1.1") ** 2)
+    assert _close(rho, 4.13) and _close(rho + 2 * mp.sqrt(rho * mp.log(mp.mpf(10) ** 5)), 17.9, 2e-3)
+    assert _close(dpsgd_epsilon_of(256 / 60_000, 1.1, 2344, 1e-5), 1.10, 5e-3)
+    # amplification for pure DP: the product identity of the model solution
+    for q, e in ((0.1, 0.5), (0.3, 2.0), (0.9, 5.0)):
+        q, e = mp.mpf(q), mp.mpf(e)
+        lhs = (1 + q * mp.expm1(e)) * (1 - q * (1 - mp.e**-e))
+        assert _close(lhs, 1 + q * (1 - q) * (mp.e**e + mp.e**-e - 2), 1e-12) and lhs >= 1
