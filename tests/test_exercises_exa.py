@@ -82,6 +82,15 @@ def test_numeric_prompts_state_their_precision(chapter):
                 assert float(spec.reference()).is_integer(), key
 
 
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_prompts_and_model_solutions_are_clean_markdown(chapter):
+    """No control character (a LaTeX command eaten by a Python escape such as \\v or \\b) in any prompt or solution."""
+    texts = list(_prompts(chapter).values()) + list(_solutions(chapter).values())
+    texts += [s.model_solution for s in MINE.values() if s.chapter == chapter and s.kind == "written"]
+    for text in texts:
+        assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f]", text), text[:80]
+
+
 def test_three_star_exercises_need_more_than_a_substitution():
     for key, spec in MINE.items():
         if spec.stars == 3:
@@ -273,6 +282,7 @@ def test_chapter_05_numbers():
     assert _close(mp.mpf(256) / 60_000, 0.00427) and int(mp.ceil(mp.mpf(10 * 60_000) / 256)) == 2344
     rho = mp.mpf(10) / (2 * mp.mpf("1.1") ** 2)
     assert _close(rho, 4.13) and _close(rho + 2 * mp.sqrt(rho * mp.log(mp.mpf(10) ** 5)), 17.9, 2e-3)
+    assert _close(4 * rho + 2 * mp.sqrt(4 * rho * mp.log(mp.mpf(10) ** 5)), 44.1, 2e-3)  # replace-one: sensitivity 2
     assert _close(dpsgd_epsilon_of(256 / 60_000, 1.1, 2344, 1e-5), 1.10, 5e-3)
     # amplification for pure DP: the product identity of the model solution
     for q, e in ((0.1, 0.5), (0.3, 2.0), (0.9, 5.0)):

@@ -173,22 +173,22 @@ event $E$, applying the add/remove guarantee twice (the chain $S, S'', S'$ of {p
 $k = 2$),
 
 $$
-\Pr[\mathcal M(S) \in E] \le e^{arepsilon}\Pr[\mathcal M(S'') \in E] + \delta
-\le e^{arepsilon}ig(e^{arepsilon}\Pr[\mathcal M(S') \in E] + \deltaig) + \delta
-= e^{2arepsilon}\Pr[\mathcal M(S') \in E] + (1 + e^{arepsilon})\delta .
+\Pr[\mathcal M(S) \in E] \le e^{\varepsilon}\Pr[\mathcal M(S'') \in E] + \delta
+\le e^{\varepsilon}\big(e^{\varepsilon}\Pr[\mathcal M(S') \in E] + \delta\big) + \delta
+= e^{2\varepsilon}\Pr[\mathcal M(S') \in E] + (1 + e^{\varepsilon})\delta .
 $$
 
-The same holds with $S$ and $S'$ exchanged, so $\mathcal M$ is $(2arepsilon, (1 + e^arepsilon)\delta)$-DP under
+The same holds with $S$ and $S'$ exchanged, so $\mathcal M$ is $(2\varepsilon, (1 + e^\varepsilon)\delta)$-DP under
 replace-one.
 
 *The factor 2 can be tight.* Release a histogram of the records over $m \ge 2$ bins with independent
-$\mathrm{Lap}(0, 1/arepsilon)$ noise on each count. Adding or removing a record changes one count by $1$ (an
-$\ell_1$ sensitivity of $1$), so by {prf:ref}`thm-laplace-dp` the mechanism is $arepsilon$-DP under add/remove.
+$\mathrm{Lap}(0, 1/\varepsilon)$ noise on each count. Adding or removing a record changes one count by $1$ (an
+$\ell_1$ sensitivity of $1$), so by {prf:ref}`thm-laplace-dp` the mechanism is $\varepsilon$-DP under add/remove.
 Replacing a record of bin $1$ by one of bin $2$ changes the counts $(c_1, c_2)$ into $(c_1 - 1, c_2 + 1)$. The
 ratio of the output densities is
-$\expig(arepsilon(|y_1 - c_1 + 1| - |y_1 - c_1|) + arepsilon(|y_2 - c_2 - 1| - |y_2 - c_2|)ig)$, which
-equals $e^{2arepsilon}$ on the set $\{y_1 \ge c_1,\ y_2 \le c_2\}$, an event of positive probability. On that
-event the ratio of probabilities is $e^{2arepsilon}$, so no $arepsilon' < 2arepsilon$ works with
+$\exp\big(\varepsilon(|y_1 - c_1 + 1| - |y_1 - c_1|) + \varepsilon(|y_2 - c_2 - 1| - |y_2 - c_2|)\big)$, which
+equals $e^{2\varepsilon}$ on the set $\{y_1 \ge c_1,\ y_2 \le c_2\}$, an event of positive probability. On that
+event the ratio of probabilities is $e^{2\varepsilon}$, so no $\varepsilon' < 2\varepsilon$ works with
 $\delta = 0$: the factor 2 is attained.
 """,
         rubric=[
@@ -204,26 +204,26 @@ $\delta = 0$: the factor 2 is attained.
     Written(
         key="foundations-classical-large-epsilon", chapter=CHAPTER, stars=3, task="critique",
         model_solution=r"""*It fails.* With $\delta = 10^{-5}$, $r = \sqrt{2\log(1.25/\delta)} = \sqrt{2\log(1.25 \cdot 10^5)}
-pprox 4.8448$, so the library's noise multiplier is $\sigma = r/10 pprox 0.48448$ and $\mu = 1/\sigma pprox 2.0641$.
-The exact profile ({prf:ref}`thm-gaussian-exact`) at $arepsilon = 10$ is
+\approx 4.8448$, so the library's noise multiplier is $\sigma = r/10 \approx 0.48448$ and $\mu = 1/\sigma \approx 2.0641$.
+The exact profile ({prf:ref}`thm-gaussian-exact`) at $\varepsilon = 10$ is
 
 $$
-\delta(10) = \Phi\Big(-rac{10}{\mu} + rac{\mu}{2}\Big) - e^{10}\,\Phi\Big(-rac{10}{\mu} - rac{\mu}{2}\Big)
-pprox \Phi(-3.8127) - e^{10}\,\Phi(-5.8768) pprox 2.27 	imes 10^{-5},
+\delta(10) = \Phi\Big(-\frac{10}{\mu} + \frac{\mu}{2}\Big) - e^{10}\,\Phi\Big(-\frac{10}{\mu} - \frac{\mu}{2}\Big)
+\approx \Phi(-3.8127) - e^{10}\,\Phi(-5.8768) \approx 2.27 \times 10^{-5},
 $$
 
 more than twice the promised $10^{-5}$: the mechanism is not $(10, 10^{-5})$-DP. The smallest noise multiplier
-that is, found by solving $\delta(10) = 10^{-5}$ for $\mu$, is $\sigma pprox 0.49989$, about 3 % more noise.
+that is, found by solving $\delta(10) = 10^{-5}$ for $\mu$, is $\sigma \approx 0.49989$, about 3 % more noise.
 
-*Where the proof breaks.* The proof of {prf:ref}`thm-gaussian-classical` bounds $\delta(arepsilon)$ by
-$1 - \Phi(r - arepsilon/(2r))$ and then uses $arepsilon < 1$ to replace $r - arepsilon/(2r)$ by
-$	au = r - 1/(2r)$. For $arepsilon = 10$ the argument of $\Phi$ is $r - 10/(2r) pprox 3.81$, not at least
-$	au pprox 4.74$, and the tail bound itself is about $6.9 	imes 10^{-5}$. As $arepsilon$ grows with $r$ fixed,
-the mean $\mu^2/2 = arepsilon^2/(2r^2)$ of the privacy loss grows quadratically, faster than the threshold
-$arepsilon$; the formula's $1/arepsilon$ scaling stops being enough.
+*Where the proof breaks.* The proof of {prf:ref}`thm-gaussian-classical` bounds $\delta(\varepsilon)$ by
+$1 - \Phi(r - \varepsilon/(2r))$ and then uses $\varepsilon < 1$ to replace $r - \varepsilon/(2r)$ by
+$\tau = r - 1/(2r)$. For $\varepsilon = 10$ the argument of $\Phi$ is $r - 10/(2r) \approx 3.81$, not at least
+$\tau \approx 4.74$, and the tail bound itself is about $6.9 \times 10^{-5}$. As $\varepsilon$ grows with $r$ fixed,
+the mean $\mu^2/2 = \varepsilon^2/(2r^2)$ of the privacy loss grows quadratically, faster than the threshold
+$\varepsilon$; the formula's $1/\varepsilon$ scaling stops being enough.
 
-*The fix.* Calibrate by the exact profile (`gaussian_sigma_exact`), which is valid for every $arepsilon$, or refuse
-$arepsilon \ge 1$ as the theorem's hypothesis demands.
+*The fix.* Calibrate by the exact profile (`gaussian_sigma_exact`), which is valid for every $\varepsilon$, or refuse
+$\varepsilon \ge 1$ as the theorem's hypothesis demands.
 """,
         rubric=[
             Criterion(1, "Computes the library's σ ≈ 0.484 (or μ ≈ 2.06) for ε = 10, δ = 10⁻⁵."),

@@ -126,18 +126,18 @@ EXERCISES = [
         model_solution=r"""The card draws a guarantee from an experiment and reads a guarantee that says little as one that
 says much. Three flaws.
 
-1. *What $arepsilon = 8$ certifies.* The membership bound of this chapter caps the balanced accuracy of **every**
-   attack at $(e^arepsilon + \delta)/(1 + e^arepsilon)$. At $arepsilon = 8$, $\delta = 10^{-5}$ this is
-   $(e^8 + 10^{-5})/(1 + e^8) pprox 0.99966$: the guarantee does not rule out an attack that is right
+1. *What $\varepsilon = 8$ certifies.* The membership bound of this chapter caps the balanced accuracy of **every**
+   attack at $(e^\varepsilon + \delta)/(1 + e^\varepsilon)$. At $\varepsilon = 8$, $\delta = 10^{-5}$ this is
+   $(e^8 + 10^{-5})/(1 + e^8) \approx 0.99966$: the guarantee does not rule out an attack that is right
    about membership almost every time. It certifies nothing near 51 %.
 2. *What the attack shows.* One attack's accuracy is a *lower* bound on what an adversary can do, never an upper
    bound: a stronger attack (per-example thresholds, shadow models, many queries) may do better, and a balanced
    accuracy averaged over all records hides the few outliers that a model memorises. "Our attack reached 51 %"
    says the attack is weak, not that the model is private.
 3. *What a 51 % certificate would need.* For the bound to certify 51 % one needs
-   $(e^arepsilon + \delta)/(1 + e^arepsilon) \le 0.51$, i.e.
-   $e^arepsilon \le (0.51 - \delta)/0.49$, so $arepsilon \le \logig((0.51 - 10^{-5})/0.49ig) pprox 0.0400$,
-   two hundred times smaller than the reported $arepsilon$.
+   $(e^\varepsilon + \delta)/(1 + e^\varepsilon) \le 0.51$, i.e.
+   $e^\varepsilon \le (0.51 - \delta)/0.49$, so $\varepsilon \le \log\big((0.51 - 10^{-5})/0.49\big) \approx 0.0400$,
+   two hundred times smaller than the reported $\varepsilon$.
 
 A correct card says: "$(8, 10^{-5})$-DP; this guarantee alone bounds any membership attack's balanced accuracy only
 by $0.9997$; our loss-threshold attack reached 51 %, which is a lower bound on the leakage, not a certificate."
@@ -156,7 +156,7 @@ by $0.9997$; our loss-threshold attack reached 51 %, which is a lower bound on t
     Written(
         key="learning-local-sensitivity", chapter=CHAPTER, stars=3, task="prove",
         model_solution=r"""Take $n = 5$ records in $[0, 1]$ and the mechanism
-$M(x) = \mathrm{med}(x) + \mathrm{Lap}ig(0, \mathrm{LS}(x)/arepsilonig)$, where the local sensitivity
+$M(x) = \mathrm{med}(x) + \mathrm{Lap}\big(0, \mathrm{LS}(x)/\varepsilon\big)$, where the local sensitivity
 $\mathrm{LS}(x)$ is the largest change of the median when one record of *this* data set is replaced (noise of
 scale $0$ means no noise).
 
@@ -164,11 +164,11 @@ scale $0$ means no noise).
 the median of $x$ is its third record. Replacing one record of $x$ leaves at least three zeros, so the median stays
 $0$: $\mathrm{LS}(x) = 0$, and $M(x) = 0$ with probability $1$. In $x'$, replacing a $0$ by $1$ gives
 $(0, 0, 1, 1, 1)$ with median $1$, so $\mathrm{LS}(x') = 1$ and $M(x')$ has the continuous law
-$\mathrm{Lap}(0, 1/arepsilon)$.
+$\mathrm{Lap}(0, 1/\varepsilon)$.
 
-*No $(arepsilon', \delta)$ holds.* For the event $E = \{0\}$, $\Pr[M(x) \in E] = 1$ and $\Pr[M(x') \in E] = 0$.
-Differential privacy would need $1 \le e^{arepsilon'} \cdot 0 + \delta$, i.e. $\delta \ge 1$: the mechanism is
-not $(arepsilon', \delta)$-DP for any $arepsilon'$ and any $\delta < 1$.
+*No $(\varepsilon', \delta)$ holds.* For the event $E = \{0\}$, $\Pr[M(x) \in E] = 1$ and $\Pr[M(x') \in E] = 0$.
+Differential privacy would need $1 \le e^{\varepsilon'} \cdot 0 + \delta$, i.e. $\delta \ge 1$: the mechanism is
+not $(\varepsilon', \delta)$-DP for any $\varepsilon'$ and any $\delta < 1$.
 
 *Why.* The noise scale is itself a function of the data, released through the output: its sensitivity is not
 bounded by the noise. A DP guarantee must hold for every pair of neighbours, so the noise must be calibrated to the

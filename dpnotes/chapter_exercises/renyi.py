@@ -142,25 +142,25 @@ EXERCISES = [
     Written(
         key="renyi-monotone-order", chapter=CHAPTER, stars=2, task="prove",
         model_solution=r"""Let $r = dP/dQ$ (the likelihood ratio; if $P$ is not absolutely continuous with respect to $Q$,
-$D_lpha = \infty$ for every $lpha > 1$ and there is nothing to prove). For $lpha > 1$,
+$D_\alpha = \infty$ for every $\alpha > 1$ and there is nothing to prove). For $\alpha > 1$,
 
 $$
-e^{(lpha - 1)D_lpha(P\|Q)} = \int p^lpha q^{1-lpha} = \int p\,\Big(rac pq\Big)^{lpha - 1} = \mathbb E_Pig[r^{lpha - 1}ig],
+e^{(\alpha - 1)D_\alpha(P\|Q)} = \int p^\alpha q^{1-\alpha} = \int p\,\Big(\frac pq\Big)^{\alpha - 1} = \mathbb E_P\big[r^{\alpha - 1}\big],
 $$
 
-so $D_lpha = rac{1}{s}\log \mathbb E_P[r^{s}]$ with $s = lpha - 1 > 0$: the logarithm of the $L^s(P)$ norm of $r$,
-$D_lpha = \log \|r\|_{L^s(P)}$.
+so $D_\alpha = \frac{1}{s}\log \mathbb E_P[r^{s}]$ with $s = \alpha - 1 > 0$: the logarithm of the $L^s(P)$ norm of $r$,
+$D_\alpha = \log \|r\|_{L^s(P)}$.
 
 *Lyapunov's inequality.* For $0 < s < t$, Jensen's inequality for the convex map $u \mapsto u^{t/s}$ on
-$[0, \infty)$ gives $ig(\mathbb E_P[r^s]ig)^{t/s} \le \mathbb E_Pig[(r^s)^{t/s}ig] = \mathbb E_P[r^t]$ (also when the
+$[0, \infty)$ gives $\big(\mathbb E_P[r^s]\big)^{t/s} \le \mathbb E_P\big[(r^s)^{t/s}\big] = \mathbb E_P[r^t]$ (also when the
 right side is infinite). Taking logarithms and dividing by $t > 0$:
-$rac1s \log \mathbb E_P[r^s] \le rac1t \log \mathbb E_P[r^t]$.
+$\frac1s \log \mathbb E_P[r^s] \le \frac1t \log \mathbb E_P[r^t]$.
 
-With $s = lpha - 1$ and $t = eta - 1$ for $1 < lpha < eta$ this is $D_lpha \le D_eta$. The limits
-$lpha 	o 1$ (the KL divergence $\mathbb E_P[\log r]$, the log of the geometric mean) and $lpha 	o \infty$
+With $s = \alpha - 1$ and $t = \beta - 1$ for $1 < \alpha < \beta$ this is $D_\alpha \le D_\beta$. The limits
+$\alpha \to 1$ (the KL divergence $\mathbb E_P[\log r]$, the log of the geometric mean) and $\alpha \to \infty$
 ($\log \operatorname{ess\,sup} r$, the max divergence) sit at the two ends of the same order. Consequence for privacy:
-an $(lpha, arepsilon)$-RDP guarantee implies $(lpha', arepsilon)$-RDP at every smaller order $lpha' < lpha$, and
-an ε-DP mechanism is $(lpha, arepsilon)$-RDP at every order.
+an $(\alpha, \varepsilon)$-RDP guarantee implies $(\alpha', \varepsilon)$-RDP at every smaller order $\alpha' < \alpha$, and
+an ε-DP mechanism is $(\alpha, \varepsilon)$-RDP at every order.
 """,
         rubric=[
             Criterion(1, "Rewrites e^{(α−1)D_α} as the moment E_P[r^{α−1}] of the likelihood ratio under P."),
@@ -174,18 +174,18 @@ an ε-DP mechanism is $(lpha, arepsilon)$-RDP at every order.
     Written(
         key="renyi-critique-gaussian-pure", chapter=CHAPTER, stars=2, task="critique",
         model_solution=r"""*The flaw.* For the Gaussian mechanism with $\sigma = 10$ and sensitivity $1$,
-$D_lpha = lpha/(2\sigma^2) = lpha/200$ for every $lpha$; it is at most $5$ for $lpha \le 1000$ but grows
-without bound, so $D_\infty = \lim_{lpha 	o \infty} D_lpha = \infty$. A bound on a finite range of orders says
+$D_\alpha = \alpha/(2\sigma^2) = \alpha/200$ for every $\alpha$; it is at most $5$ for $\alpha \le 1000$ but grows
+without bound, so $D_\infty = \lim_{\alpha \to \infty} D_\alpha = \infty$. A bound on a finite range of orders says
 nothing about the limit: the report takes the value at the largest order it computed for the limit.
 
 *Why no ε works.* $D_\infty(P\|Q) = \log \operatorname{ess\,sup}_y p(y)/q(y)$ is the largest privacy loss, and
-$arepsilon$-DP holds exactly when it is at most $arepsilon$ (for both orders of the pair). The privacy loss of
+$\varepsilon$-DP holds exactly when it is at most $\varepsilon$ (for both orders of the pair). The privacy loss of
 $\mathcal N(1, \sigma^2)$ against $\mathcal N(0, \sigma^2)$ at the output $y$ is $(2y - 1)/(2\sigma^2)$, a line in $y$: the
-event $\{y > 1/2 + 2\sigma^2arepsilon\}$ has positive probability under both laws and on it the ratio of
-probabilities exceeds $e^{arepsilon}$. So the mechanism is not $arepsilon$-DP for any finite $arepsilon$.
+event $\{y > 1/2 + \sigma^2\varepsilon\}$ has positive probability under both laws and on it the ratio of
+probabilities exceeds $e^{\varepsilon}$. So the mechanism is not $\varepsilon$-DP for any finite $\varepsilon$.
 
 *What the curve does give.* A finite-order bound controls a moment of the likelihood ratio, not its supremum. It
-yields $(arepsilon, \delta)$-DP with $\delta > 0$ (the conversions of chapter 3), e.g. the privacy loss
+yields $(\varepsilon, \delta)$-DP with $\delta > 0$ (the conversions of chapter 3), e.g. the privacy loss
 $Z \sim \mathcal N(\mu^2/2, \mu^2)$ with $\mu = 1/\sigma = 0.1$ exceeds $5$ with a probability
 $\Pr[Z > 5] = 1 - \Phi(49.95)$ that is tiny but positive, the $\delta$ the report left out. Randomized response, by
 contrast, has a bounded curve with finite limit $\log(p/(1-p))$: there the limit is a pure-DP guarantee.
