@@ -178,8 +178,8 @@ $$
 = e^{2\varepsilon}\Pr[\mathcal M(S') \in E] + (1 + e^{\varepsilon})\delta .
 $$
 
-The same holds with $S$ and $S'$ exchanged, so $\mathcal M$ is $(2\varepsilon, (1 + e^\varepsilon)\delta)$-DP under
-replace-one.
+The same holds with $S$ and $S'$ exchanged, so $\mathcal M$ is
+$(2\varepsilon, (1 + e^\varepsilon)\delta)$-DP under replace-one.
 
 *The factor 2 can be tight.* Release a histogram of the records over $m \ge 2$ bins with independent
 $\mathrm{Lap}(0, 1/\varepsilon)$ noise on each count. Adding or removing a record changes one count by $1$ (an

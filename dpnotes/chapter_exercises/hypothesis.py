@@ -147,7 +147,7 @@ EXERCISES = [
     ),
     Written(
         key="hypothesis-rr-least-private", chapter=CHAPTER, stars=2, task="prove",
-        model_solution=r"""Let $\varepsilon = \log(p/(1 - p))$, $p > 1/2$. Under the true bit $1$ the report is $1$ with probability
+        model_solution=r"""Let $p > 1/2$ and $e^{\varepsilon} = p/(1 - p)$. Under the true bit $1$ the report is $1$ with probability
 $p$ ($P$), under the bit $0$ with probability $1 - p$ ($Q$). A test of $H_0$: "$Y \sim P$" rejects with probability
 $\phi(y) \in [0, 1]$ on the report $y$; its errors are
 $\alpha_{\mathrm I} = p\,\phi(1) + (1 - p)\,\phi(0)$ and $\beta_{\mathrm{II}} = 1 - (1 - p)\,\phi(1) - p\,\phi(0)$.
