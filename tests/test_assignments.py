@@ -200,7 +200,7 @@ def test_nbgrader_grades_right_wrong_and_partial_submissions(course):
     written = {"composition-rdp-additivity": "The divergences add because the integrand factorises."}
     wrong = {f"{k}-answer": WRONG.get(k, "answer = 123.0") for k in keys}
     partial = {**right, "composition-laplace-tight-answer": "answer = 1.0",
-               "composition-rdp-gaussian-answer": "answer = 10.3"}  # wrong (3 points), close (half of 1)
+               "composition-rdp-gaussian-answer": "answer = 0.86"}  # wrong (all its stars), close (half of its stars)
     for student, answers in (("right", right), ("wrong", wrong), ("partial", partial)):
         submit(course, release_nb, student, {**answers, **written})
     api = assignments.nbgrader_api(course)
@@ -212,6 +212,8 @@ def test_nbgrader_grades_right_wrong_and_partial_submissions(course):
         assert scores["right"].max_code_score == auto_points
         assert scores["right"].code_score == auto_points
         assert scores["wrong"].code_score == 0
-        assert scores["partial"].code_score == auto_points - 3 - 0.5
+        assert scores["partial"].code_score == (auto_points - REGISTRY["composition-laplace-tight"].stars
+                                                - REGISTRY["composition-rdp-gaussian"].stars / 2)
         assert all(s.needs_manual_grade for s in scores.values())  # the written answer, worth its rubric
-        assert scores["right"].max_written_score == REGISTRY["composition-rdp-additivity"].points
+        assert scores["right"].max_written_score == sum(s.points for s in REGISTRY.values()  # the written answers
+                                                        if s.chapter == STEM and s.kind == "written")

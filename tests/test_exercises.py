@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from scipy import stats
 
 from dpnotes.chapter_exercises import CHAPTER_MODULES, REGISTRY, score
 from dpnotes.exercise_kinds.verdict import STATUSES
@@ -75,17 +76,25 @@ def test_unknown_exercise():
 def test_answers_by_hand():
     # answers worked out by hand in the chapter's solutions, independently of the package
     assert EXERCISES["renyi-gaussian-order"].answer() == pytest.approx(0.375)
-    assert EXERCISES["renyi-gaussian-sigma"].answer() == pytest.approx(2.2360679775)
-    assert EXERCISES["renyi-laplace-order2"].answer() == pytest.approx(np.log(2 / 3 * np.exp(0.5) + np.exp(-1) / 3))
-    assert EXERCISES["renyi-rr-composition"].answer() == pytest.approx(10 * np.log(0.81 / 0.1 + 0.01 / 0.9))
+    # σ with 3/(2σ²) = D₃ of randomized response at p = 3/4, ½ log(0.75³/0.25² + 0.25³/0.75²)
+    assert EXERCISES["renyi-gaussian-sigma"].answer() == pytest.approx(np.sqrt(3 / np.log(6.75 + 1 / 36)))
+    lap = EXERCISES["renyi-laplace-order2"].answer()  # where Laplace (b = 2) meets the Gaussian α/16 of equal variance
+    assert np.log(lap / (2 * lap - 1) * np.exp((lap - 1) / 2) + (lap - 1) / (2 * lap - 1) * np.exp(-lap / 2)) \
+        / (lap - 1) == pytest.approx(lap / 16, rel=1e-9)
+    p = EXERCISES["renyi-rr-composition"].answer()  # ten reports at D₂ = 1
+    assert 10 * np.log(p**2 / (1 - p) + (1 - p) ** 2 / p) == pytest.approx(1.0, rel=1e-9)
     assert EXERCISES["composition-advanced-eps"].answer() == pytest.approx(0.25 + 0.05 * np.sqrt(400 * np.log(1e6)))
     assert EXERCISES["composition-crossover"].answer() == 29  # √T > √(2 log 1e5)/(2 − e^0.1) ≈ 5.3625
     assert EXERCISES["composition-laplace-tight"].answer() == pytest.approx(
         50 / (np.sqrt(100 * np.log(1e6) + 100) - np.sqrt(100 * np.log(1e6))), rel=1e-12)
     assert EXERCISES["conversion-mironov"].answer() == pytest.approx(3 + np.log(1e6) / 9, rel=1e-12)
     # δ at the optimal order α* = ½ + εσ² = 6.5, from exp((α* − 1)(α*/(2σ²) − ε)) directly
-    assert EXERCISES["conversion-example2-delta"].answer() == pytest.approx(np.exp(5.5 * (6.5 / 8 - 1.5)), rel=1e-7)
-    assert EXERCISES["conversion-zcdp"].answer() == pytest.approx(0.2 + 2 * np.sqrt(0.2 * np.log(1e6)), rel=1e-12)
+    # over the exact δ(1.5) of the same Gaussian (μ = 1/2)
+    exact = stats.norm.cdf(-2.75) - np.exp(1.5) * stats.norm.cdf(-3.25)
+    assert EXERCISES["conversion-example2-delta"].answer() == pytest.approx(np.exp(5.5 * (6.5 / 8 - 1.5)) / exact,
+                                                                            rel=1e-7)
+    L = np.log(1e6)  # the largest ρ with ρ + 2√(ρL) = 1
+    assert EXERCISES["conversion-zcdp"].answer() == pytest.approx((np.sqrt(L + 1) - np.sqrt(L)) ** 2, rel=1e-10)
     # the explore exercise reads the figure: basic composition is Tε₀ exactly
     settings = EXERCISES["composition-pure-ratio"].sliders
     assert figure_value("composition-pure", settings, "basic") == pytest.approx(1000 * settings["eps0"], rel=1e-12)
