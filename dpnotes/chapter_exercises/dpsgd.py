@@ -38,7 +38,7 @@ EXERCISES = [
         key="dpsgd-steps", chapter=CHAPTER, stars=1,
         answer=lambda: steps_from_epochs(20, 128 / 50000),
         hint="One epoch is 1/q steps with q the batch over the data set size; round the number of steps up.",
-        slip_tol=1e-5,  # an integer answer: one step off is a slip, not a rounding
+        sig_figs=None,  # an integer answer: one step off is a slip, not a rounding
         slips=[
             Slip("rounded-down", "round the number of steps up: a started step is a step.", lambda: 7812.0),
             Slip("times-q", "the number of steps is the epochs divided by q, not multiplied by it.",
@@ -51,7 +51,6 @@ EXERCISES = [
         answer=lambda: _quiet(1.0, 10.0, 100, 1e-5, route="route2"),
         hint="Compose the Gaussian's RDP over the T steps, add the conversion term of route 2 and minimise over α "
              "by calculus.",
-        rtol=1e-3,
         slips=[
             Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
                  lambda: _A + 2 * np.sqrt(_A * 5.0)),
@@ -65,7 +64,6 @@ EXERCISES = [
         key="dpsgd-tight", chapter=CHAPTER, stars=1,
         answer=lambda: _quiet(0.01, 2.0, steps_from_epochs(10, 0.01), 1e-5, route="rdp"),
         hint="Count the steps first (epochs over q); then call dpsgd_epsilon with the route \"rdp\".",
-        rtol=1e-4,
         slips=[
             Slip("epochs-as-steps", "T counts steps, not epochs.", lambda: _quiet(0.01, 2.0, 10, 1e-5, route="rdp")),
             Slip("no-subsampling", "that ignores the subsampling (q = 1).",
@@ -77,7 +75,6 @@ EXERCISES = [
         answer=lambda: _sigma(2.0, 1e-6, 250 / 50000, epochs=20),
         hint="The sampling rate is the batch over the data set size; count the steps from the epochs, then "
              "call dpsgd_sigma with the target ε and δ.",
-        rtol=2e-3,
         slips=[
             Slip("epochs-as-steps", "T counts steps, not epochs: 20 epochs at this rate are many more steps.",
                  lambda: _sigma(2.0, 1e-6, 250 / 50000, steps=20)),

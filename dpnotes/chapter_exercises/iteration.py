@@ -50,6 +50,7 @@ EXERCISES = [
     ),
     Numeric(
         key="iteration-positions", chapter=CHAPTER, stars=2,
+        sig_figs=None,  # an integer answer (a count)
         answer=lambda: float(np.sum(rdp_noisy_sgd_last_iterate(2.0, np.arange(1, 61), 60, 1.0, 1.0)
                                     <= rdp_noisy_sgd_all_iterates(2.0, 1.0, 1.0) / 8)),
         hint="The ratio of the two quantities depends only on the number of steps from t to the end.",

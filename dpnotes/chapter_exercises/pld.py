@@ -50,7 +50,6 @@ EXERCISES = [
         key="pld-dpsgd-upper", chapter=CHAPTER, stars=1,
         answer=lambda: dpsgd_epsilon_pld(0.02, 1.5, 2000, 1e-6),
         hint="Call the certified PLD route with q = 0.02, σ = 1.5, T = 2000, δ = 10⁻⁶ and take the upper end.",
-        rtol=1e-3,
         slips=[
             Slip("rdp-route", "that is the RDP route's ε; the PLD route gives a smaller certified bound.",
                  lambda: dpsgd_epsilon(0.02, 1.5, 2000, 1e-6, route="rdp")),
