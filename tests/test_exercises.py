@@ -462,6 +462,27 @@ def test_code_reports_exceptions_wrong_types_and_slow_functions():
     assert "took longer than 0.5 s" in verdict.message
 
 
+def test_an_unfinished_stub_is_told_to_finish_not_given_the_value():
+    ex = REGISTRY["composition-hockey-stick"]
+
+    def hockey_stick_delta(p, q, eps):
+        """δ(ε) of the pair (P, Q)."""
+        ...  # your code
+
+    verdict = ex.check(hockey_stick_delta)
+    assert verdict.status == "wrong" and verdict.slip is None
+    assert verdict.message.startswith("your function returned None: finish it (it has no return value yet)")
+    assert "package gives" not in verdict.message and "at input" not in verdict.message
+
+
+def test_a_function_may_return_a_one_element_array_for_a_number():
+    ex = REGISTRY["composition-hockey-stick"]
+    ref = ex.reference_function()
+    for wrap in (lambda v: np.array([v]), lambda v: [v], lambda v: (v,)):
+        assert ex.check(lambda p, q, eps, w=wrap: w(ref(p=p, q=q, epsilon=eps))).status == "right"
+    assert ex.check(lambda p, q, eps: [ref(p=p, q=q, epsilon=eps)] * 2).status == "wrong"
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"key": "Bad Key"}, "lowercase"),
     ({"chapter": "composition"}, "notebook stem"),
