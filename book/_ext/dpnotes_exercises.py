@@ -84,8 +84,8 @@ def answer_form(spec):
             f'<span class="dpnotes-answer-row"><input id="dpnotes-answer-{key}" type="text" inputmode="decimal" '
             f'autocomplete="off" spellcheck="false"><button type="button">Check</button></span>'
             f'<p class="dpnotes-verdict" role="status" aria-live="polite"></p></div>'
-            f'<p class="dpnotes-answer-note">Type your value above and press Check (the page checks it, nothing is '
-            f'sent), or run the cell in Jupyter.</p>')
+            f'<p class="dpnotes-answer-note">You can also check it in Jupyter: a launch button at the top of the '
+            f'page, or the downloaded notebook.</p>')
 
 
 def _forms(app, doctree, docname):
