@@ -1,4 +1,7 @@
-"""Values as tokens on a logarithmic grid, and salted hashes of the tokens.
+"""Values as tokens on a grid, and salted hashes of the tokens.
+
+Two grids: a logarithmic one (below; the fingerprints of formulas use it) and a decimal one for
+numeric answers checked at a number of significant figures (further down, from :func:`pow10`).
 
 A value x ≠ 0 falls in the bin k = ⌊ln|x| / h⌋ of step h; its *token* is the sign and
 k ("+12345"), and zero has the token "0". Two values *match at step h* when their bins
