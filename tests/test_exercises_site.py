@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 import numpy as np
 import pytest
 
-from conftest import SITE
+from conftest import HTML, SITE
 from dpnotes.chapter_exercises import REGISTRY
 from dpnotes.exercise_kinds import StudentRegistry
 from dpnotes.exercise_kinds.tokens import decade, pow10
@@ -32,6 +32,7 @@ _spec.loader.exec_module(ext)
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+AXE = HTML.parent / "test-assets" / "axe-core" / "axe.min.js"  # tools/vendor.py --test (make test-deps)
 CHAPTER = "02-composition"
 KEY = "composition-advanced-eps"
 ON_PAGE = sorted(k for k, s in REGISTRY.items() if s.kind in ext.ON_PAGE)
@@ -93,7 +94,7 @@ def _open(browser, url, init_script=None, color_scheme="light", viewport=None):
 
     def route(r):
         host = urlparse(r.request.url).hostname
-        if r.request.url.startswith(("data:", "blob:")) or host in {"127.0.0.1", "localhost"}:
+        if r.request.url.startswith(("data:", "blob:", "file:")) or host in {"127.0.0.1", "localhost"}:
             r.continue_()
         else:
             foreign.append(r.request.url)
@@ -153,7 +154,14 @@ def test_the_form_works_in_dark_mode_and_on_a_phone(browser, site_url):
         colour = page.locator(f'.dpnotes-answer[data-key="{KEY}"] [role=status]').evaluate(
             "el => getComputedStyle(el).color")
         assert colour == "rgb(129, 199, 132)"  # the dark theme's green
+        assert _answer(page, KEY, "4.0").startswith("\u2248 close")
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        if not AXE.exists():
+            pytest.fail(f"{AXE} is missing: run `python tools/vendor.py --test` (make test-deps does)")
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate("""async () => (await axe.run('.dpnotes-answer', {resultTypes: ['violations']}))
+            .violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => v.id)""")
+        assert not found, found
     finally:
         page.close()
     assert not foreign and not errors, (foreign, errors)
@@ -168,6 +176,20 @@ def test_without_crypto_subtle_the_form_says_so(browser, site_url):
     finally:
         page.close()
     assert not errors, errors
+
+
+def test_the_page_checks_answers_opened_from_a_file(browser):
+    """Opened from the disk (the site's zip unpacked): Chromium counts file:// as a secure context, and the
+    chapter's data loads by a script element, so the check works there too."""
+    page, foreign, errors = _open(browser, (SITE / "book" / f"{CHAPTER}.html").as_uri())
+    try:
+        secure = page.evaluate("() => window.isSecureContext && !!(window.crypto && crypto.subtle)")
+        text = _answer(page, KEY, "3.97")
+        assert text == ("\u2713 correct." if secure else text)
+        assert secure or text.startswith("! this page cannot check answers here")
+    finally:
+        page.close()
+    assert not foreign, foreign
 
 
 def _values(spec):
