@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpnotes.chapter_exercises import CHAPTER_MODULES, REGISTRY, score
 from dpnotes.exercise_kinds.verdict import STATUSES
@@ -244,6 +246,31 @@ def test_an_answer_correct_to_the_asked_precision_is_right(key):
                     f"{spec.sig_figs}") in verdict.message
     for name, value in _slip_values_at_precision(spec):
         assert check(key, value).slip == name, (key, name, value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mantissa=st.floats(1.0, 9.999999), exponent=st.integers(-12, 12), figures=st.integers(2, 6),
+       offset=st.floats(-1.5, 1.5), sign=st.sampled_from([1, -1]))
+def test_the_precision_rule_against_decimal_arithmetic(mantissa, exponent, figures, offset, sign):
+    """Right exactly when the rule says, computed here with exact decimals instead of the token grid:
+    always within half a unit of the last asked figure, never beyond 0.6 of it; close (if not right)
+    always within half a unit of the figure before, never beyond 0.6 of that."""
+    from decimal import Decimal
+
+    a = sign * mantissa * 10.0**exponent
+    ex = _numeric(answer=lambda: a, sig_figs=figures)
+    u = Decimal(10) ** (decade(a) - figures + 1)
+    x = float(Decimal(a) + Decimal(offset) * u)
+    distance = abs(Decimal(x) - Decimal(a)) / u  # in units of the last asked figure, exact
+    status = ex.check(x).status
+    if distance <= Decimal("0.5"):
+        assert status == "right", (a, x, figures)
+    if distance > Decimal("0.6"):
+        assert status != "right", (a, x, figures)
+    if status != "right" and figures >= 3:
+        if distance <= 5:
+            assert status == "close", (a, x, figures)
+    assert status != "close" or distance <= 6
 
 
 @pytest.fixture(scope="module")
