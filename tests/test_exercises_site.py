@@ -76,9 +76,6 @@ def test_the_site_data_holds_no_answer(monkeypatch):
 # ----------------------------------------------------------------------------- in the browser
 
 
-pytestmark = pytest.mark.browser
-
-
 @pytest.fixture(scope="module")
 def browser():
     sync = pytest.importorskip("playwright.sync_api")
@@ -119,6 +116,7 @@ def _answer(page, key, text):
     return status.text_content()
 
 
+@pytest.mark.browser
 def test_a_numeric_exercise_answered_on_a_chapter_page(browser, site_url):
     page, foreign, errors = _open(browser, f"{site_url}/book/{CHAPTER}.html")
     try:
@@ -145,6 +143,7 @@ def test_a_numeric_exercise_answered_on_a_chapter_page(browser, site_url):
     assert not errors, errors
 
 
+@pytest.mark.browser
 def test_the_form_works_in_dark_mode_and_on_a_phone(browser, site_url):
     page, foreign, errors = _open(browser, f"{site_url}/book/{CHAPTER}.html", color_scheme="dark",
                                   viewport={"width": 390, "height": 844})
@@ -167,6 +166,7 @@ def test_the_form_works_in_dark_mode_and_on_a_phone(browser, site_url):
     assert not foreign and not errors, (foreign, errors)
 
 
+@pytest.mark.browser
 def test_without_crypto_subtle_the_form_says_so(browser, site_url):
     page, _, errors = _open(browser, f"{site_url}/book/{CHAPTER}.html",
                             init_script="Object.defineProperty(window.crypto, 'subtle', {value: undefined})")
@@ -178,6 +178,7 @@ def test_without_crypto_subtle_the_form_says_so(browser, site_url):
     assert not errors, errors
 
 
+@pytest.mark.browser
 def test_the_page_checks_answers_opened_from_a_file(browser):
     """Opened from the disk (the site's zip unpacked): Chromium counts file:// as a secure context, and the
     chapter's data loads by a script element, so the check works there too."""
@@ -209,6 +210,7 @@ def _values(spec):
     return [v if isinstance(v, str) else float(v) for v in values]
 
 
+@pytest.mark.browser
 def test_the_page_gives_the_student_copys_verdicts(browser, site_url):
     page, foreign, errors = _open(browser, f"{site_url}/book/{CHAPTER}.html")
     try:

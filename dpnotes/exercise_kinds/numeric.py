@@ -19,7 +19,7 @@ decade ⌊log₁₀|a|⌋ and u = 10^(e − sig_figs + 1) one unit in its last a
 
 The instructor's checker and the student copy's apply this one rule (:func:`numeric_verdict`),
 to tokens in the clear or to their salted hashes, so they agree on every input; the static
-site's script (``web/dpnotes-exercises.js``) applies it to the same hashes.
+site's script (``web/exercises/dpnotes-exercises.js``) applies it to the same hashes.
 """
 
 import math

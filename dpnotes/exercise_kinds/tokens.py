@@ -104,7 +104,7 @@ def salted_hash(salt, key, label, tok, iterations):
 # a power of ten from the reference), each token naming its decade, so only the reference's own decade
 # can match. Integer answers have one token, "i:n", matched by values within 10⁻⁹ of the integer n.
 # The arithmetic (powers of ten parsed from "1eK", one product or quotient, a floor) gives the same
-# bits in Python and in the static site's JavaScript (web/dpnotes-exercises.js).
+# bits in Python and in the static site's JavaScript (web/exercises/dpnotes-exercises.js).
 
 #: decades beyond ±this are refused (their powers of ten would overflow)
 MAX_DECADE = 290
