@@ -136,7 +136,7 @@ def test_a_numeric_exercise_answered_on_a_chapter_page(browser, site_url):
         assert _answer(page, KEY, "abc") == "\u2717 expected a number, got 'abc'"
         assert box.get_attribute("data-status") == "wrong"
         # a formula exercise says how to check it instead
-        assert "run this cell in Jupyter" in page.inner_text("main")
+        assert "Check your formula by running this cell in Jupyter" in page.inner_text("main")
     finally:
         page.close()
     assert not foreign, f"requests left the machine: {foreign}"

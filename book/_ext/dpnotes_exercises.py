@@ -31,12 +31,12 @@ _CHECK = re.compile(r'check\("([a-z0-9-]+)",')
 #: kinds the page checks itself
 ON_PAGE = ("numeric", "explore")
 _HOW = {
-    "symbolic": "To check your formula, run this cell in Jupyter: open the chapter with a launch button at the "
-                "top of the page, or download it as a notebook.",
-    "code": "To check your function, write it in this cell and run it in Jupyter (a launch button at the top of "
-            "the page, or the downloaded notebook): the checker tests it against the package.",
-    "written": "Write your answer in the string and run the cell in Jupyter (a launch button at the top of the "
-               "page, or the downloaded notebook); it is graded by hand, with the rubric under the solution.",
+    "symbolic": "Check your formula by running this cell in Jupyter (the launch buttons at the top, or the "
+                "downloaded notebook).",
+    "code": "Check your function by running this cell in Jupyter (the launch buttons at the top, or the "
+            "downloaded notebook).",
+    "written": "Run this cell in Jupyter to record your answer (the launch buttons at the top); it is graded by hand "
+               "with the rubric under the solution.",
 }
 
 
@@ -84,8 +84,7 @@ def answer_form(spec):
             f'<span class="dpnotes-answer-row"><input id="dpnotes-answer-{key}" type="text" inputmode="decimal" '
             f'autocomplete="off" spellcheck="false"><button type="button">Check</button></span>'
             f'<p class="dpnotes-verdict" role="status" aria-live="polite"></p></div>'
-            f'<p class="dpnotes-answer-note">You can also check it in Jupyter: a launch button at the top of the '
-            f'page, or the downloaded notebook.</p>')
+            f'<p class="dpnotes-answer-note">Or run the cell in Jupyter (the launch buttons at the top).</p>')
 
 
 def _forms(app, doctree, docname):
