@@ -519,6 +519,8 @@ def test_a_function_may_return_a_one_element_array_for_a_number():
     ({"sig_figs": 0}, "sig_figs"),
     ({"sig_figs": 2.5}, "sig_figs"),
     ({"sig_figs": True}, "sig_figs"),
+    ({"rtol": 1e-3}, "rtol no longer exist"),
+    ({"close": 0.02, "slip_tol": 1e-3}, "close, slip_tol no longer exist"),
     ({"slips": [Slip("a", "m.", lambda: 1.0), Slip("a", "n.", lambda: 2.0)]}, "unique"),
     ({"slips": [("a", "m", lambda: 1.0)]}, "Slip objects"),
 ])

@@ -48,8 +48,8 @@ class Explore(Numeric):
     figure: str
     sliders: Mapping
 
-    def __post_init__(self):
-        super().__post_init__()
+    def __post_init__(self, *tolerances):
+        super().__post_init__(*tolerances)
         if not isinstance(self.figure, str) or not self.figure:
             raise ValueError(f"{self.key}: figure must be a figure key")
         if not isinstance(self.sliders, Mapping) or not self.sliders:

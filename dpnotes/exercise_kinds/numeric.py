@@ -23,7 +23,7 @@ site's script (``web/exercises/dpnotes-exercises.js``) applies it to the same ha
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from typing import Callable, ClassVar
 
 import numpy as np
@@ -196,9 +196,19 @@ class Numeric(Spec):
 
     answer: Callable[[], float]
     sig_figs: int | None = DEFAULT_SIG_FIGS
+    #: the relative tolerances of an earlier version, refused with a message saying what replaced them
+    rtol: InitVar[float | None] = None
+    close: InitVar[float | None] = None
+    slip_tol: InitVar[float | None] = None
 
-    def __post_init__(self):
+    def __post_init__(self, rtol=None, close=None, slip_tol=None):
         super().__post_init__()
+        given = [name for name, v in (("rtol", rtol), ("close", close), ("slip_tol", slip_tol)) if v is not None]
+        if given:
+            raise TypeError(f"{self.key}: {', '.join(given)} no longer exist{'s' * (len(given) == 1)}: a numeric "
+                            f"answer is checked at "
+                            f"sig_figs significant figures (3 by default, None for an integer answer; the prompt "
+                            f"states it), close at one figure fewer, slips at the same precision")
         if not callable(self.answer):
             raise TypeError(f"{self.key}: answer must be a callable returning the reference value")
         if self.sig_figs is not None and (isinstance(self.sig_figs, bool) or not isinstance(self.sig_figs, int)
