@@ -200,7 +200,7 @@ def test_nbgrader_grades_right_wrong_and_partial_submissions(course):
     written = {"composition-rdp-additivity": "The divergences add because the integrand factorises."}
     wrong = {f"{k}-answer": WRONG.get(k, "answer = 123.0") for k in keys}
     partial = {**right, "composition-laplace-tight-answer": "answer = 1.0",
-               "composition-rdp-gaussian-answer": "answer = 0.86"}  # wrong (all its stars), close (half of its stars)
+               "composition-rdp-gaussian-answer": "answer = 0.853"}  # wrong (all its stars), close (half of its stars)
     for student, answers in (("right", right), ("wrong", wrong), ("partial", partial)):
         submit(course, release_nb, student, {**answers, **written})
     api = assignments.nbgrader_api(course)

@@ -187,8 +187,9 @@ def test_no_answer_in_the_checker_data(student_copy):
 
     def numbers(obj):
         if isinstance(obj, dict):
-            for v in obj.values():
-                yield from numbers(v)
+            for k, v in obj.items():
+                if k != "sig_figs":  # the precision the prompt states (3 for an answer of 3.0 is no leak)
+                    yield from numbers(v)
         elif isinstance(obj, list):
             for v in obj:
                 yield from numbers(v)

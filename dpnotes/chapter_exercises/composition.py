@@ -67,6 +67,7 @@ EXERCISES = [
     Numeric(
         key="composition-crossover", chapter=CHAPTER, stars=2, task="multi-step",
         answer=_crossover,
+        sig_figs=None,  # an integer answer
         hint="Compare Tε₀ with the bound of the theorem, divide by ε₀√T, solve for √T and round up to an integer.",
         slips=[
             Slip("rounded-down", "round up: T is the first integer for which the bound is strictly smaller.",

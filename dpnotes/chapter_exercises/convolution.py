@@ -47,7 +47,7 @@ EXERCISES = [
         answer=lambda: float(next(m for m in range(1, 1000) if rdp_convolution_bound(5.0, m, "gaussian", 1.0) <= 0.15)),
         hint="The released sum carries the noise of all m parties; write its divergence as a function of m, compare "
              "it with the target and round to a whole number of parties.",
-        slip_tol=1e-5,  # an integer answer: one party off is a slip, not a rounding
+        sig_figs=None,  # an integer answer: one party off is a slip, not a rounding
         slips=[
             Slip("rounded-down", "round up: with one party fewer the divergence is still above the target.",
                  lambda: _parties(5.0) - 1),
@@ -121,6 +121,7 @@ EXERCISES = [
     ),
     Explore(
         key="convolution-geometric-reading", chapter=CHAPTER, stars=1, task="reading",
+        sig_figs=2,
         figure=_SCHEDULE, sliders={"n": 8.0, "rho": _RHO_READ},
         answer=_schedule_ratio,
         hint="Set both sliders as asked and read two Laplace curves at the smallest order; divide.",

@@ -58,7 +58,7 @@ EXERCISES = [
         key="dpsgd-steps", chapter=CHAPTER, stars=1, task="plug-in",
         answer=lambda: steps_from_epochs(20, 128 / 50000),
         hint="One epoch is 1/q steps with q the batch over the data set size; round the number of steps up.",
-        slip_tol=1e-5,  # an integer answer: one step off is a slip, not a rounding
+        sig_figs=None,  # an integer answer: one step off is a slip, not a rounding
         slips=[
             Slip("rounded-down", "round the number of steps up: a started step is a step.", lambda: 7812.0),
             Slip("times-q", "the number of steps is the epochs divided by q, not multiplied by it.",
@@ -71,7 +71,6 @@ EXERCISES = [
         answer=lambda: _quiet(1.0, 10.0, 100, 1e-5, route="route2"),
         hint="Compose the Gaussian's RDP over the T steps, add the conversion term of route 2 and minimise over α "
              "by calculus.",
-        rtol=1e-3,
         slips=[
             Slip("log10-for-ln", "it looks as if you used log₁₀; DP formulas use the natural logarithm.",
                  lambda: _A + 2 * np.sqrt(_A * 5.0)),
@@ -86,7 +85,7 @@ EXERCISES = [
         answer=_epochs_within,
         hint="ε grows with the number of steps: count the steps of each whole number of epochs (epochs over q, "
              "rounded up) and find the last one whose ε is within the target.",
-        slip_tol=1e-5,  # an integer answer: one epoch off is a slip, not a rounding
+        sig_figs=None,  # an integer answer: one epoch off is a slip, not a rounding
         slips=[
             Slip("one-too-many", "that many epochs already exceed the target: the answer is the last number of "
                                  "epochs within it.", lambda: _epochs_within(1.0) + 1),
@@ -102,7 +101,6 @@ EXERCISES = [
         answer=lambda: _sigma(2.0, 1e-6, 250 / 50000, epochs=20),
         hint="The sampling rate is the batch over the data set size; count the steps from the epochs, then "
              "call dpsgd_sigma with the target ε and δ.",
-        rtol=2e-3,
         slips=[
             Slip("epochs-as-steps", "T counts steps, not epochs: 20 epochs at this rate are many more steps.",
                  lambda: _sigma(2.0, 1e-6, 250 / 50000, steps=20)),
@@ -143,9 +141,10 @@ EXERCISES = [
     ),
     Explore(
         key="dpsgd-epochs-reading", chapter=CHAPTER, stars=1, task="reading",
+        sig_figs=2,
         figure=_EPOCHS, sliders={"q": 0.02, "sigma": 4.0},
         answer=_sigma_threshold,
-        rtol=1e-3, close=0.02, slip_tol=1e-3,  # the answer is a slider position, read exactly
+        # the answer is a slider position, read exactly
         hint="Keep q where the question puts it and step σ up one position at a time; watch the right end of the "
              "exact-RDP curve with the improved conversion.",
         slips=[

@@ -95,6 +95,7 @@ EXERCISES = [
     ),
     Numeric(
         key="foundations-group-delta", chapter=CHAPTER, stars=2, task="multi-step",
+        sig_figs=None,
         answer=_largest_group,
         hint="Write the slack of the simpler form of the group-privacy theorem as a function of the group size k; it "
              "grows with k, so try sizes in turn until it passes the target.",

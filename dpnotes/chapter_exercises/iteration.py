@@ -73,6 +73,7 @@ EXERCISES = [
         answer=lambda: float(np.sum(rdp_noisy_sgd_last_iterate(2.0, np.arange(1, 61), 60, 1.0, 1.0)
                                     <= rdp_noisy_sgd_all_iterates(2.0, 1.0, 1.0) / 8)),
         hint="The ratio of the two quantities depends only on the number of steps from t to the end.",
+        sig_figs=None,  # an integer answer: a count of positions
         slips=[
             Slip("off-by-one", "off by one: the count of noise draws from t to n includes both ends.", lambda: 52.0),
             Slip("complement", "that counts the positions that do not gain eightfold.", lambda: 7.0),
@@ -123,7 +124,7 @@ EXERCISES = [
         key="iteration-last-iterate-reading", chapter=CHAPTER, stars=1, task="reading",
         figure=_LAST, sliders={"n": 200.0, "sigma": _SIGMA_READ},
         answer=_first_above,
-        rtol=1e-3, close=0.03, slip_tol=1e-3,  # a marker position, read exactly by hovering
+        # a marker position, read exactly by hovering
         hint="Set both sliders as asked and hover over the markers from the right end leftwards: the bound falls "
              "as t moves back from n.",
         slips=[

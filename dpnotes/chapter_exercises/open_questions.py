@@ -112,6 +112,7 @@ EXERCISES = [
     ),
     Explore(
         key="open-laplace-curve-reading", chapter=CHAPTER, stars=1, task="reading",
+        sig_figs=2,
         figure=_CURVES, sliders={"variance": 4.0},
         answer=_first_order_below,
         hint="Set the variance as asked and hover along the Gaussian and Laplace curves from α = 1 up: find the order "

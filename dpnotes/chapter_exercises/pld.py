@@ -63,7 +63,7 @@ EXERCISES = [
         answer=_clt_steps,
         hint="First find the μ at which δ(ε) of μ-GDP reaches the target, then solve the central-limit formula for T "
              "and keep the last whole step within it.",
-        slip_tol=1e-5,  # an integer answer: one step off is a slip, not a rounding
+        sig_figs=None,  # an integer answer: one step off is a slip, not a rounding
         slips=[
             Slip("one-too-many", "round down: the last whole T within the target, not the first beyond it.",
                  lambda: _clt_steps() + 1),
@@ -76,7 +76,6 @@ EXERCISES = [
         answer=lambda: dpsgd_delta_pld(0.02, 1.5, 2000, _rdp_epsilon()),
         hint="Two accountants, one run: first the ε the RDP route certifies at the given δ, then the δ the certified "
              "PLD route gives at that same ε.",
-        rtol=1e-3,
         slips=[
             Slip("rdp-delta", "that is the δ the RDP route was asked for; the PLD route certifies a smaller one at "
                               "the same ε.", lambda: 1e-6),
@@ -110,9 +109,10 @@ EXERCISES = [
     ),
     Explore(
         key="pld-curve-reading", chapter=CHAPTER, stars=2, task="reading",
+        sig_figs=2,
         figure=_CURVE, sliders={"q": 0.1, "steps": 300.0},
         answer=_first_clt_below,
-        rtol=1e-3, close=0.03, slip_tol=1e-3,  # a grid point of the figure, read exactly by hovering
+        # a grid point of the figure, read exactly by hovering
         hint="Set both sliders as asked, then hover along the CLT curve and the certified lower curve from ε = 0 up: "
              "find where their order flips.",
         slips=[

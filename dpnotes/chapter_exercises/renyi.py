@@ -129,7 +129,7 @@ EXERCISES = [
     ),
     Explore(
         key="renyi-rr-large-order", chapter=CHAPTER, stars=1, task="reading",
-        figure=_RR, sliders={"p": 0.89}, rtol=0.004, close=0.02, slip_tol=0.004,
+        figure=_RR, sliders={"p": 0.89},
         answer=_rr_threshold,
         hint="Move the p slider up from 1/2 one position at a time and watch the right end of the closed-form curve.",
         slips=[

@@ -62,7 +62,6 @@ EXERCISES = [
         key="subsampling-ratio", chapter=CHAPTER, stars=2, task="multi-step",
         answer=lambda: rdp_subsampled(2.0, 0.01, rdp_gaussian(2.0, 1.0)) / rdp_subsampled_gaussian(2.0, 0.01, 1.0),
         hint="Divide the generic bound by the exact value, both at α = 2, σ = 1, q = 0.01.",
-        rtol=1e-4,
         slips=[
             Slip("inverted", "you divided the exact value by the bound; the question asks how many times larger "
                              "the bound is.",
