@@ -220,15 +220,16 @@ FORGERIES = {
     "monkeypatch": ("{target} = None\n"
                     "import builtins, json, IPython.display\n"
                     "import dpnotes.exercise_kinds.submission as sub\n"
-                    "sub.submit = lambda key, value, ex: print(json.dumps({{'key': key, 'score': 3}}))\n"
-                    "sub.answer_payload = lambda key, value, ex=None: {{'key': key, 'kind': 'value', 'value': 3.9669}}\n"
-                    "_dumps = json.dumps\n"
-                    "json.dumps = lambda obj, *a, **k: ('{{\"key\": \"{key}\", \"kind\": \"value\", \"value\": 1}}'\n"
-                    "    if isinstance(obj, dict) and 'key' in obj else _dumps(obj, *a, **k))\n"
-                    "_display = IPython.display.display\n"
-                    "IPython.display.display = lambda *a, **k: print('3.0')\n"
-                    "_print = builtins.print\n"
-                    "builtins.print = lambda *a, **k: _print('\u2713 correct. 3.0')\n"),
+                    "if not hasattr(builtins, '_forged'):\n"
+                    "    builtins._forged = True\n"
+                    "    sub.submit = lambda key, value, ex: print(json.dumps({{'key': key, 'score': 3}}))\n"
+                    "    sub.answer_payload = lambda key, value, ex=None: {{'key': key, 'kind': 'value', 'value': 3.97}}\n"
+                    "    _dumps = json.dumps\n"
+                    "    json.dumps = lambda obj, *a, **k: ('{{\"key\": \"x\", \"kind\": \"value\", \"value\": 1}}'\n"
+                    "        if isinstance(obj, dict) and 'key' in obj else _dumps(obj, *a, **k))\n"
+                    "    IPython.display.display = lambda *a, **k: builtins.print('3.0')\n"
+                    "    _print = builtins.print\n"
+                    "    builtins.print = lambda *a, **k: _print('\u2713 correct. 3.0')\n"),
 }
 
 
@@ -330,6 +331,11 @@ def test_the_feedback_shows_no_grading_code_and_no_reference(graded, course):
                 assert form not in html, (student, key, form)
     html = feedback_html(course, "partial")
     assert "Graded outside this notebook" in html and "composition-rdp-gaussian: close" in html
+    # the forgeries' verdicts, as the grader wrote them
+    assert "composition-advanced-eps: no answer yet" in feedback_html(course, "forge-redefine")
+    assert "more than one answer was submitted" in feedback_html(course, "forge-fake-output")
+    assert "no answer was submitted" in feedback_html(course, "forge-monkeypatch")
+    assert "took longer than the time limit" in feedback_html(course, "limits")
 
 
 def test_the_grading_kernel_cannot_import_the_reference_answers(course):

@@ -59,6 +59,7 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # submissions run in the sandbox kernel (the student copy of the package, a memory limit), each cell
 # stopped after this many seconds; the score is computed by ScoreAnswers in the nbgrader process
 c.Execute.timeout = {timeout}
+c.Execute.raise_on_iopub_timeout = False  # a kernel a submission broke costs that submission its points, not the run
 c.SandboxExecute.kernel_dir = os.path.join(HERE, "sandbox", "kernels")
 c.Autograde.autograde_preprocessors = [
     "dpnotes_autograde.SandboxExecute",
@@ -256,7 +257,7 @@ def write_sandbox(out, memory_mb=2048, cpu_seconds=900):
     spec = sandbox / "kernels" / KERNEL_NAME
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-I", "-S", str(sandbox / "kernel.py"), str(memory_mb), str(cpu_seconds),
+        "argv": [sys.executable, "-I", "-S", "{resource_dir}/../../kernel.py", str(memory_mb), str(cpu_seconds),
                  "-f", "{connection_file}"],
         "display_name": "dpnotes sandbox (student copy, limited)", "language": "python",
         "env": {"MALLOC_ARENA_MAX": "2"},
