@@ -43,7 +43,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not an installed one
-sys.path.insert(1, str(ROOT / "tools"))  # student.py
+sys.path.insert(1, str(ROOT / "tools"))  # student.py, myst_plain.py
 
 CONFIG = '''# nbgrader configuration of the dpnotes assignments (written by tools/assignments.py; rewritten by it)
 import os
@@ -90,7 +90,6 @@ NEEDS = ("**What this notebook needs.** Python 3.11 or newer with the student co
 
 _EXERCISE = re.compile(r"```\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<options>(?::[^\n]*\n)*)\n?(?P<body>.*?)\n?```",
                        re.S)
-_ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<text>[^`]*)`")
 _STARS = {1: "★", 2: "★★", 3: "★★★"}
 
 
@@ -105,21 +104,17 @@ class Item:
     solution_code: list = field(default_factory=list)
 
 
-def plain_markdown(text):
-    """MyST roles turned into Markdown a plain Jupyter renders."""
-    def role(m):
-        name, inner = m.group("role"), m.group("text")
-        label = re.match(r"^(?P<shown>.*?)\s*<(?P<target>[^>]+)>$", inner, re.S)
-        shown = label.group("shown") if label else inner
-        if name == "prf:ref":
-            return f"**{shown.upper()}** (in the book)" if re.match(r"^s\d+-\d+$", shown) else f"*{shown}* (in the book)"
-        if name.startswith("cite"):
-            return f"({shown})"
-        if name == "math":
-            return f"${shown}$"
-        return shown
+def plain_markdown(text, book=ROOT / "book"):
+    """MyST (directives, roles, targets) turned into Markdown a plain Jupyter renders (``tools/myst_plain.py``)."""
+    import myst_plain
 
-    return _ROLE.sub(role, text)
+    key = str(book)
+    if key not in _CONVERTERS:
+        _CONVERTERS[key] = myst_plain.PlainMarkdown.for_book(book)
+    return _CONVERTERS[key](text).strip("\n")
+
+
+_CONVERTERS = {}
 
 
 def parse_chapter(nb):
@@ -207,7 +202,8 @@ def source_notebook(nb, stem, registry):
     for n, item in enumerate(items, 1):
         spec = registry[item.key]
         points = spec.points if spec.kind == "written" else spec.stars
-        prompt = (f"## Exercise {n}: {item.title} ({_STARS[spec.stars]}, {points:g} point{'s' if points != 1 else ''})"
+        title = re.sub(r"\s*★+\s*$", "", plain_markdown(item.title))
+        prompt = (f"## Exercise {n}: {title} ({_STARS[spec.stars]}, {points:g} point{'s' if points != 1 else ''})"
                   f"\n\n{plain_markdown(item.body)}")
         target = answer_target(item.answer_cell, item.key) if item.answer_cell else "answer"
         template = without_check(item.answer_cell, item.key, target) if item.answer_cell else ""
