@@ -110,8 +110,8 @@ answer = None  # replace None with your value
 check("composition-advanced-eps", answer)
 ```
 
-Replace `None` with your number (to the precision the exercise asks), formula (a string such
-as `"T*alpha/(2*sigma**2)"`) or function, and run the cell. A written answer goes in the string
+Replace `None` with your number (to the precision the exercise asks), formula (a string
+in the exercise's symbols, such as `"2*alpha*sqrt(T)/sigma"`) or function, and run the cell. A written answer goes in the string
 of its cell; `check` only records that there is one: it is graded by hand.
 
 ## What this copy hides and what it does not
