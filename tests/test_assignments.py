@@ -160,7 +160,7 @@ def submit(course, release_nb, student, answers):
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
+def course(tmp_path_factory, student_copy):
     tmp = tmp_path_factory.mktemp("assignments")
     book, out = tmp / "book", tmp / "course"
     nb = chapter_with_new_exercises(book)
@@ -174,7 +174,8 @@ def course(tmp_path_factory):
         exec(compile(src, "solution", "exec"), ns)
     assert [v.status for v in verdicts] == ["right", "right", "right"], verdicts
     # a short cell timeout keeps the infinite loop's cost down; the memory limit is the default
-    assignments.main([str(out), "--book", str(book), "--only", STEM, "--timeout", str(TIMEOUT)])
+    assignments.main([str(out), "--book", str(book), "--only", STEM, "--timeout", str(TIMEOUT),
+                      "--student-copy", str(student_copy)])
     return out
 
 
@@ -189,6 +190,9 @@ def test_the_versions_keep_solutions_and_hidden_tests_for_the_instructor(course)
                 "composition-pure-ratio"):
         assert f'print(check(\\"{key}\\"' in release
     assert "def hockey_stick_delta(p, q, eps)" in release  # the template is in the prompt
+    # the prompts are plain Markdown (no MyST role or directive left) and say what the notebook needs
+    assert not re.search(r"\{[\w:-]+\}`|```\{|^:label:", release, re.M)
+    assert "python -m pip install ./student" in release
 
 
 TIMEOUT = 12  # seconds a cell may run (make assignments: 60); above the code checker's 10 s, so its own limit acts

@@ -35,11 +35,7 @@ BOOK = ROOT / "book"
 STUDENT_ONLY_NAMES = {"exercise_data.json"}
 
 
-@pytest.fixture(scope="module")
-def student_copy(tmp_path_factory):
-    out = tmp_path_factory.mktemp("student")
-    subprocess.run([sys.executable, str(ROOT / "tools" / "student.py"), str(out)], check=True, capture_output=True)
-    return out
+# student_copy: the session's copy (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ Grading needs this repository's package (with ``dpnotes.chapter_exercises``) in 
 environment that runs ``nbgrader autograde``; the trust model is in ``book/teaching-grading.md``.
 
 Usage: python tools/assignments.py [out dir] [--book DIR] [--only STEM ...] [--force] [--source-only]
-                                   [--memory-mb N] [--timeout S]
+                                   [--memory-mb N] [--timeout S] [--student-copy DIR]
 """
 
 import argparse
@@ -234,9 +234,12 @@ def source_notebook(nb, stem, registry):
     return out
 
 
-def write_sandbox(out, memory_mb=2048, cpu_seconds=900):
+def write_sandbox(out, memory_mb=2048, cpu_seconds=900, student_copy=None):
     """The grading kernel of the course: ``<out>/sandbox/`` (student copy of the package, kernel spec, launcher)
-    and the grader ``<out>/grading/dpnotes_autograde.py``; rewritten every time (nothing in them is edited)."""
+    and the grader ``<out>/grading/dpnotes_autograde.py``; rewritten every time (nothing in them is edited).
+
+    ``student_copy``: a folder written by ``make student`` whose package is used instead of writing one.
+    """
     import json
 
     import student  # tools/student.py
@@ -246,7 +249,13 @@ def write_sandbox(out, memory_mb=2048, cpu_seconds=900):
     if sandbox.exists():
         shutil.rmtree(sandbox)
     sandbox.mkdir(parents=True)
-    student.write_package(sandbox)
+    if student_copy:
+        if not (Path(student_copy) / "dpnotes" / "exercise_data.json").exists():
+            raise ValueError(f"--student-copy: {student_copy} holds no student copy of the package (make student)")
+        shutil.copytree(Path(student_copy) / "dpnotes", sandbox / "dpnotes",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    else:
+        student.write_package(sandbox)
     shutil.copy2(ROOT / "tools" / "sandbox_kernel.py", sandbox / "kernel.py")
     site_packages = list(dict.fromkeys(sysconfig.get_path(name) for name in ("purelib", "platlib")))
     (sandbox / "site-packages.json").write_text(json.dumps(site_packages))
@@ -338,9 +347,10 @@ def main(argv=None):
     parser.add_argument("--source-only", action="store_true", help="write the instructor's versions only")
     parser.add_argument("--memory-mb", type=int, default=2048, help="memory limit of the grading kernel (MB)")
     parser.add_argument("--timeout", type=int, default=60, help="seconds a cell of a submission may run")
+    parser.add_argument("--student-copy", help="use the package of this student copy (make student) in the sandbox")
     args = parser.parse_args(argv)
     ids, kept = write_course(args.out, args.book, args.only, args.force, args.timeout)
-    write_sandbox(args.out, args.memory_mb)
+    write_sandbox(args.out, args.memory_mb, student_copy=args.student_copy)
     if not args.source_only:
         release(args.out, ids)
     for stem in kept:
