@@ -376,3 +376,17 @@ def test_the_grading_kernel_cannot_import_the_reference_answers(course):
     run = subprocess.run([spec["argv"][0], "-I", "-S", "-c", probe], capture_output=True, text=True, check=True)
     first, second = run.stdout.splitlines()
     assert first.startswith(str(course / "sandbox")) and second == "refused"
+
+
+def test_a_rebuild_keeps_the_instructors_edits_unless_forced(course):
+    """``make assignments`` again keeps an edited source notebook; ``FORCE=1`` (``--force``) rewrites it."""
+    path = course / "source" / STEM / f"{STEM}.ipynb"
+    edited = path.read_text().replace("Exercise 1:", "Exercise 1 (edited by the instructor):")
+    path.write_text(edited)
+    book = course.parent / "book"
+    ids, kept = assignments.write_course(course, book, only=[STEM], timeout=TIMEOUT)
+    assert ids == [STEM] and kept == [STEM] and path.read_text() == edited
+    ids, kept = assignments.write_course(course, book, only=[STEM], force=True, timeout=TIMEOUT)
+    assert kept == [] and "edited by the instructor" not in path.read_text() and "Exercise 1:" in path.read_text()
+    with pytest.raises(ValueError, match="no chapter"):
+        assignments.write_course(course, book, only=["99-nothing"])
