@@ -13,7 +13,7 @@ GRADING_STAMP := $(VENV)/.installed-grading
 HTML := _build/html
 PORT ?= 8000
 
-.PHONY: book test bench live serve student assignments formgrader notebooks claims tables vendor clean deps test-deps chromium publish pdf
+.PHONY: book test bench live serve student assignments formgrader notebooks claims tables vendor clean deps test-deps chromium publish pdf repository
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PY_SYS) -m venv $(VENV)
@@ -69,6 +69,13 @@ pdf: test-deps book
 publish: pdf
 	@test -n "$(BASE_URL)" || { echo "usage: make publish BASE_URL=https://example.org/dpnotes/ (where the site will be served)"; exit 2; }
 	$(PY) tools/publish.py --base-url "$(BASE_URL)"
+
+# the repository the site is built from (the launch buttons, every chapter's install cell): the Pages
+# workflow runs `make repository URL=https://github.com/<owner>/<name>` before it builds, so a fork's site
+# installs the fork
+repository: $(STAMP)
+	@test -n "$(URL)" || { echo "usage: make repository URL=https://github.com/<owner>/<name>"; exit 2; }
+	$(PY) tools/install_cell.py --repository "$(URL)"
 
 # `book` is incremental (execution cache, changed pages only), so the site tested is never stale;
 # the browser tests read the site as published, served under a sub-path (/dpnotes/)
