@@ -283,7 +283,10 @@ def graded(course):
     # every other answer right
     limits = {**right,
               "composition-advanced-eps-answer": "while True:\n    pass",
-              "composition-laplace-tight-answer": "import numpy as np\nhog = np.ones(2 ** 40)\nanswer = 1.0",
+              # 3 GB of address space (np.zeros: mapped, never touched, so harmless without a limit), then the right
+              # answer: only the sandbox's 2 GB limit makes this item score 0
+              "composition-laplace-tight-answer": "hog = np.zeros(3 * 2 ** 30, dtype=np.uint8)\n"
+                                                  + right["composition-laplace-tight-answer"],
               "composition-hockey-stick-answer": "def hockey_stick_delta(p, q, eps):\n    while True:\n        pass"}
     # every numeric answer given as a literal rounded to 3 significant figures (the default precision asked)
     rounded = {k: float(f"{REGISTRY[k].reference():.3g}") for k in keys if REGISTRY[k].kind in ("numeric", "explore")}
