@@ -13,7 +13,7 @@ GRADING_STAMP := $(VENV)/.installed-grading
 HTML := _build/html
 PORT ?= 8000
 
-.PHONY: book test bench live serve student assignments notebooks claims tables vendor clean deps test-deps chromium publish pdf repository
+.PHONY: book test bench live serve student assignments formgrader notebooks claims tables vendor clean deps test-deps chromium publish pdf repository
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PY_SYS) -m venv $(VENV)
@@ -111,9 +111,16 @@ $(GRADING_STAMP): $(STAMP) requirements-grading.txt
 	$(PIP) install --quiet -r requirements-grading.txt
 	@touch $@
 
-# nbgrader course directory: source/ (instructor: solutions, hidden tests, rubrics), release/ (students)
+# nbgrader course directory: source/ (instructor: solutions, hidden tests, rubrics; kept if it exists),
+# release/ (students), sandbox/ (the grading kernel), grading/ (the scorer). ONLY="02-composition 05-subsampling"
+# chooses chapters; FORCE=1 rewrites source/ from the book (book/teaching-grading.md)
 assignments: $(GRADING_STAMP)
-	$(PY) tools/assignments.py _build/assignments
+	$(PY) tools/assignments.py _build/assignments $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force)
+
+# the Formgrader (nbgrader 0.9.6: a JupyterLab extension, menu Nbgrader → Formgrader), in the course directory
+formgrader: $(GRADING_STAMP)
+	@test -f _build/assignments/nbgrader_config.py || $(MAKE) assignments
+	cd _build/assignments && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" jupyter lab
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py
