@@ -647,3 +647,38 @@ def test_every_solution_passes_its_own_checker(chapter):
     assert set(verdicts) == expected, sorted(expected ^ set(verdicts))
     wrong = {k: v.message for k, v in verdicts.items() if v.status != "right"}
     assert not wrong, wrong
+
+
+# --- what the book as a whole sets (issue: problems worth setting) -------------------------------------------
+
+
+def test_every_exercise_says_what_it_asks_a_learner_to_do():
+    from dpnotes.exercise_kinds import TASKS
+
+    assert all(spec.task in TASKS for spec in REGISTRY.values()), \
+        [k for k, s in REGISTRY.items() if s.task not in TASKS]
+
+
+def test_plug_in_and_slider_readings_are_at_most_thirty_percent_of_the_book():
+    light = [k for k, s in REGISTRY.items() if s.task in ("plug-in", "reading")]
+    assert len(light) <= 0.30 * len(REGISTRY), f"{len(light)} of {len(REGISTRY)}"
+
+
+def test_every_chapter_sets_two_written_exercises_with_a_rubric():
+    chapters = {s.chapter for s in REGISTRY.values()}
+    for chapter in chapters:
+        written = [s for s in REGISTRY.values() if s.chapter == chapter and s.kind == "written"]
+        assert len(written) >= 2, chapter
+        assert all(len(s.rubric) >= 3 and s.model_solution.strip() for s in written), chapter
+
+
+def test_no_three_star_exercise_is_a_plug_in_or_a_reading():
+    assert not [k for k, s in REGISTRY.items() if s.stars == 3 and s.task in ("plug-in", "reading")]
+
+
+def test_no_two_numeric_exercises_share_an_answer():
+    seen = {}
+    for key, spec in REGISTRY.items():
+        if spec.kind in ("numeric", "explore"):
+            seen.setdefault(float(f"{spec.reference():.3g}"), []).append(key)
+    assert not {v: keys for v, keys in seen.items() if len(keys) > 1}
