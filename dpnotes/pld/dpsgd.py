@@ -2,7 +2,7 @@ r"""DP-SGD front ends: the ε or δ of T steps of the Poisson-subsampled Gaussia
 
 :func:`dpsgd_epsilon_bracket` returns certified lower and upper bounds on ε
 (an :class:`EpsilonBracket`), each end on a grid chosen up front from the requested
-width by an error model (:func:`_end_intervals`, :func:`_width_interval`, from a one-step
+width by an error model (``_end_intervals``, :func:`_width_interval`, from a one-step
 Chernoff pilot :func:`_chernoff_pilot`), refined only if the bracket misses it, both
 bounds composed in the Fourier domain (:meth:`~dpnotes.pld.grid.LossGrid.power`);
 without a requested width it keeps the book's grid and repeated squaring.
@@ -486,7 +486,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     Both bounds come from discretised PLDs of the subsampled Gaussian composed T
     times (upper: connect-the-dots, lower: merged bins; see the module), with the
     same FFT tilt. With ``interval=None`` and a ``rel_width`` given, each end has
-    its own grid, chosen up front by an error model (:func:`_end_intervals`: the
+    its own grid, chosen up front by an error model (``_end_intervals``: the
     width split between the ends so that the two grids hold the fewest points);
     if the bracket is still wider than ``rel_width``·upper, the lower end's grid is
     refined first (alone: its h³ term is where the model misses), then both,

@@ -194,7 +194,7 @@ def reproduction_table(reproductions, *, style="text", epochs=True, source=None)
     .. math:: [\lfloor 100\,\underline\varepsilon\rfloor/100,\ \lceil 100\,\overline\varepsilon\rceil/100]
               \ni \varepsilon
 
-    (by :func:`dpnotes.rounding.bracket_text`, exactly in decimal).
+    (by ``dpnotes.rounding.bracket_text``, exactly in decimal).
 
     Parameters
     ----------
