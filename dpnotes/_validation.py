@@ -130,6 +130,13 @@ MAX_BYTES = 1.5 * 2**30
 MAX_SECONDS = 10.0
 
 
+class AccuracyWarning(RuntimeWarning):
+    """A result less accurate than the caller asked for (a bracket wider than ``rel_width``, a grid coarser
+    than asked), still a valid bound; the functions that emit it say so in their docstrings. A subclass of
+    ``RuntimeWarning`` (so filters on that still see it), told apart from numpy's warnings of an intermediate
+    step, which never reach the caller."""
+
+
 def check_cost(what, remedy, *, seconds=0.0, nbytes=0.0):
     """Refuse, before any allocation, a call whose estimated time or memory exceeds the limits.
 

@@ -108,6 +108,9 @@ def dpsgd_logistic(x, y, sigma, steps, q=1.0, clip=1.0, lr=1.0, reg=0.0, seed=0,
         g = logistic_gradients(theta, x[batch], y[batch])
         total = clip_rows(g, c).sum(axis=0) + sigma * c * rng.standard_normal(d)
         theta = theta - eta * (total / (q * n) + lam * theta)
+        if not np.all(np.isfinite(theta)):
+            raise ValueError(f"dpsgd_logistic: the iterate left the float range at step {t} of {steps} (lr = {eta:g}, "
+                             f"clip = {c:g}, sigma = {sigma:g}, q = {q:g}); use a smaller lr, clip or sigma")
         if checkpoints is not None and t in keep:
             saved.append(theta.copy())
     return np.array(saved) if checkpoints is not None else theta
@@ -215,6 +218,12 @@ def running_example_accuracy(sigmas, n_seeds=5, steps=None, split_seed=0):
     steps = int(check_count(run["steps"] if steps is None else steps, "steps"))
     split_seed = int(check_count(split_seed, "split_seed", minimum=0))
     x_train, y_train, x_test, y_test = train_test_records(seed=split_seed)
+    # one plain run and n_seeds runs per σ, each at dp_sgd's per-step rate, and one RDP ε per σ (~0.05 s)
+    plain_step, noisy_step = 4e-4 + 5e-8 * x_train.size, 4e-4 + 5e-8 * run["q"] * x_train.size
+    check_cost(f"running_example_accuracy with {sig.size} sigmas, n_seeds = {n_seeds} and steps = {steps}",
+               "use fewer sigmas, seeds or steps",
+               seconds=steps * (plain_step + noisy_step * sig.size * n_seeds) + 0.05 * sig.size,
+               nbytes=8.0 * 6 * x_train.size)
 
     def accuracy(theta):
         return float(np.mean(np.sign(x_test @ theta) == y_test))

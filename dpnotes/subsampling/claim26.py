@@ -16,9 +16,9 @@ import functools
 from fractions import Fraction
 
 import numpy as np
-from scipy.special import gammaln, logsumexp
+from scipy.special import gammaln, logsumexp, xlogy
 
-from .._validation import check_count, check_interval, check_positive, named_shapes
+from .._validation import AccuracyWarning, check_count, check_interval, check_positive, named_shapes
 from ..privacy_loss.mixture import mixture_privacy_loss
 from .moments import log_a_sampled_gaussian
 
@@ -154,7 +154,7 @@ def claim26_constant_bracket(c1, c2, *, rtol=1e-4, sigma_max=1e3, max_cells=2000
     lower, upper, at, width = _claim26_bracket(c1, c2, rtol, sigma_max, max_cells)
     if width > rtol:
         warnings.warn(f"claim26_constant_bracket: max_cells = {max_cells} reached; the bracket is "
-                      f"{width:.2e} wide (asked {rtol:.1e})", RuntimeWarning, stacklevel=2)
+                      f"{width:.2e} wide (asked {rtol:.1e})", AccuracyWarning, stacklevel=2)
     return lower, upper, at
 
 
@@ -291,7 +291,7 @@ def claim26_seed_sum(c1, c2, n):
     r = c1 / np.sqrt(n)
     j = np.arange(n + 1, dtype=float)
     terms = (gammaln(n + 1.0) - gammaln(j + 1.0) - gammaln(n - j + 1.0)
-             + j * np.log(r) + (n - j) * np.log1p(-r) + c2 * j * (j - 1.0) / (2.0 * n))
+             + xlogy(j, r) + (n - j) * np.log1p(-r) + c2 * j * (j - 1.0) / (2.0 * n))  # 0·log 0 = 0 (r may underflow)
     return float(np.exp(logsumexp(terms)))
 
 
