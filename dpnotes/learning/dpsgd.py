@@ -11,9 +11,11 @@ running example at several σ over repeated runs (chapter 06).
 import numpy as np
 
 from .._validation import (
+    SIGMA_RANGE,
     check_cost,
     check_count,
     check_delta,
+    check_interval,
     check_nonnegative,
     check_positive,
     check_probability,
@@ -212,7 +214,8 @@ def running_example_accuracy(sigmas, n_seeds=5, steps=None, split_seed=0):
     """
     from .data import RUNNING_RUN, train_test_records
 
-    sig = np.atleast_1d(np.asarray(check_positive(sigmas, "sigmas"), float))
+    # the RDP route's range of noise multipliers (its ε is reported for every σ), checked here by this name
+    sig = np.atleast_1d(np.asarray(check_interval(sigmas, "sigmas", *SIGMA_RANGE), float))
     n_seeds = int(check_count(n_seeds, "n_seeds", minimum=2))
     run = RUNNING_RUN
     steps = int(check_count(run["steps"] if steps is None else steps, "steps"))
