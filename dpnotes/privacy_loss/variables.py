@@ -23,8 +23,9 @@ from .._validation import (check_count, check_interval, check_pmf_pair, check_po
 from .laws import AtomicLossLaw, GaussianLossLaw, LaplaceLossLaw, LossLaw
 
 
-#: the most draws :meth:`PrivacyLoss.sample` makes in one call (8·10⁷ doubles, 640 MB with the outputs)
-MAX_SAMPLES = 8 * 10**7
+#: the most draws :meth:`PrivacyLoss.sample` makes in one call (10⁷ doubles: the most entries of an array argument,
+#: :data:`dpnotes._validation.MAX_ARRAY_ENTRIES`, which the draws become for the log ratio)
+MAX_SAMPLES = 10**7
 
 
 def _checked_point_function(fn, name, what):
