@@ -680,3 +680,42 @@ def test_running_example_accuracy_refuses_before_the_work():
 
     with pytest.raises(ValueError, match="needs about"):
         running_example_accuracy([2.0], n_seeds=200, steps=3000)
+
+
+def test_tradeoff_laplace_without_zero_over_zero():
+    """T(α) = 1 − e^μ α below ½e^{−μ}, e^{−μ}/(4α) up to ½, e^{−μ}(1 − α) above: at α = 0 it is 1 for any μ (was NaN
+    at μ = 3.4e10, where e^{−μ} underflows)."""
+    from dpnotes.tradeoff import tradeoff_laplace
+
+    assert tradeoff_laplace(0.0, 3.4e10) == 1.0
+    assert tradeoff_laplace(1e-300, 3.4e10) == 0.0  # e^{−μ}/(4α) = e^{−3.4e10 + 690}
+    for a, mu in ((0.1, 0.5), (0.25, 1.0), (0.7, 2.0), (0.01, 3.0)):
+        low = 0.5 * math.exp(-mu)
+        exact = 1 - math.exp(mu) * a if a < low else (math.exp(-mu) / (4 * a) if a <= 0.5 else math.exp(-mu) * (1 - a))
+        assert tradeoff_laplace(a, mu) == pytest.approx(exact, rel=1e-14)
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda: dpnotes.convolution.discrete_shift_table(784.0, 768, "gaussian", 2.0), "max_shift"),  # was 11 s
+    (lambda: dpnotes.convolution.rdp_discrete_convolution_shift(616885.0, 2, 2, "gaussian", 2.0), "parties"),  # > 10 s
+    (lambda: dpnotes.lower_bounds.fingerprinting_monte_carlo(2560, "half", samples=20000), "samples"),  # MemoryError
+    (lambda: dpnotes.rdp_gaussian(np.full(5 * 10**7, 2.0), 1.0), "alpha holds"),  # 400 MB from the caller
+    (lambda: dpnotes.subsampling.claim26_constant_bracket(1.0, 2.0, max_work=1e6), "max_work"),
+])
+def test_the_fuzz_s_last_costly_calls_are_refused_before_the_work(call, names):
+    with pytest.raises(ValueError, match="needs about|entries") as info:
+        call()
+    assert names in str(info.value)
+
+
+def test_claim26_bracket_stops_at_its_work_limit_with_a_valid_bracket():
+    """A bracket stopped by max_work is wider than asked but still contains the one computed to rtol, and says so
+    with an AccuracyWarning (a RuntimeWarning subclass: documented, not an escaped numpy warning)."""
+    from dpnotes._validation import AccuracyWarning
+    from dpnotes.subsampling import claim26_constant_bracket
+
+    lo, hi, _ = claim26_constant_bracket(1.0, 2.0)
+    with pytest.warns(AccuracyWarning, match="max_work"):
+        lo_s, hi_s, _ = claim26_constant_bracket(1.0, 2.0, max_work=3e6)
+    assert lo_s <= lo and hi <= hi_s and hi_s - lo_s > hi - lo
+    assert issubclass(AccuracyWarning, RuntimeWarning)
