@@ -719,3 +719,22 @@ def test_claim26_bracket_stops_at_its_work_limit_with_a_valid_bracket():
         lo_s, hi_s, _ = claim26_constant_bracket(1.0, 2.0, max_work=3e6)
     assert lo_s <= lo and hi <= hi_s and hi_s - lo_s > hi - lo
     assert issubclass(AccuracyWarning, RuntimeWarning)
+
+
+def test_loss_grid_methods_at_the_float_limit_and_the_size_check_s_own_memory():
+    """round_off and delta at ε = ±1e308 (was OverflowError from floor(∞)); the composed-size check of a grid of
+    10⁶ points allocates ~26 arrays of its size, not ~250 (it raised MemoryError on a 1.4·10⁶-point grid)."""
+    import tracemalloc
+
+    grid = dpnotes.pld_gaussian(1.0).self_compose(3).grids[0]
+    assert 0.0 <= grid.round_off(1e308) < 1e-10 and 0.0 <= grid.round_off(-1e308) < 1e-10
+    assert grid.delta(-1e308) == 1.0 and grid.delta(1e308) == pytest.approx(grid.inf_mass, rel=1e-9)
+    n = 10**6
+    big = LossGrid(0.0, 1e-4, np.full(n, 1.0 / n), 0.0, True)
+    tracemalloc.start()
+    try:
+        big.check_composed_size(2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 8 * n  # ~26 arrays of the grid's size (was ~250: 40 rows and their temporaries, 2 GB)
