@@ -643,7 +643,12 @@ def main(argv=None):
         def job(chunk=chunk):
             out = []
             for module_name, name, args, seed in chunk:
-                out.extend(call_job(module_name, name, args, seed, opts.methods, opts.limit)())
+                try:
+                    out.extend(call_job(module_name, name, args, seed, opts.methods, opts.limit)())
+                except Exception as err:  # noqa: BLE001  (outside a call: e.g. a property read while listing methods)
+                    out.append({"kind": "call", "target": f"{module_name}.{name}", "outcome": "other error",
+                                "detail": f"outside the call (listing methods): {type(err).__name__}: {err}"[:200],
+                                "seconds": 0.0, "mb": 0.0, "args": _describe(args)})
             return out
 
         jobs.append(({"kind": "call", "target": "batch"}, job))
