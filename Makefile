@@ -13,7 +13,7 @@ GRADING_STAMP := $(VENV)/.installed-grading
 HTML := _build/html
 PORT ?= 8000
 
-.PHONY: book test bench live serve student assignments notebooks claims tables vendor clean deps test-deps chromium publish pdf
+.PHONY: book test bench live serve student assignments formgrader notebooks claims tables vendor clean deps test-deps chromium publish pdf repository
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || $(PY_SYS) -m venv $(VENV)
@@ -70,6 +70,13 @@ publish: pdf
 	@test -n "$(BASE_URL)" || { echo "usage: make publish BASE_URL=https://example.org/dpnotes/ (where the site will be served)"; exit 2; }
 	$(PY) tools/publish.py --base-url "$(BASE_URL)"
 
+# the repository the site is built from (the launch buttons, every chapter's install cell): the Pages
+# workflow runs `make repository URL=https://github.com/<owner>/<name>` before it builds, so a fork's site
+# installs the fork
+repository: $(STAMP)
+	@test -n "$(URL)" || { echo "usage: make repository URL=https://github.com/<owner>/<name>"; exit 2; }
+	$(PY) tools/install_cell.py --repository "$(URL)"
+
 # `book` is incremental (execution cache, changed pages only), so the site tested is never stale;
 # the browser tests read the site as published, served under a sub-path (/dpnotes/)
 test: test-deps book
@@ -104,9 +111,16 @@ $(GRADING_STAMP): $(STAMP) requirements-grading.txt
 	$(PIP) install --quiet -r requirements-grading.txt
 	@touch $@
 
-# nbgrader course directory: source/ (instructor: solutions, hidden tests, rubrics), release/ (students)
+# nbgrader course directory: source/ (instructor: solutions, hidden tests, rubrics; kept if it exists),
+# release/ (students), sandbox/ (the grading kernel), grading/ (the scorer). ONLY="02-composition 05-subsampling"
+# chooses chapters; FORCE=1 rewrites source/ from the book (book/teaching-grading.md)
 assignments: $(GRADING_STAMP)
-	$(PY) tools/assignments.py _build/assignments
+	$(PY) tools/assignments.py _build/assignments $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force)
+
+# the Formgrader (nbgrader 0.9.6: a JupyterLab extension, menu Nbgrader → Formgrader), in the course directory
+formgrader: $(GRADING_STAMP)
+	@test -f _build/assignments/nbgrader_config.py || $(MAKE) assignments
+	cd _build/assignments && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" jupyter lab
 
 notebooks: $(STAMP)
 	$(PY) tools/execute_notebooks.py

@@ -12,7 +12,6 @@ checks); nothing is printed to standard output then.
 """
 
 import argparse
-import math
 import sys
 
 __all__ = ["main"]
@@ -28,18 +27,6 @@ def _run_length(parser, args):
     if (args.steps is None) == (args.epochs is None):
         parser.error("give exactly one of --steps and --epochs")
     return args.steps if args.steps is not None else steps_from_epochs(args.epochs, args.q)
-
-
-def _outward(value, digits, up):
-    """``value`` rounded to ``digits`` significant digits, up or down (a bound stays a bound)."""
-    if value == 0 or not math.isfinite(value):
-        return value
-    scale = 10.0 ** (digits - 1 - math.floor(math.log10(abs(value))))
-    rounded = (math.ceil if up else math.floor)(value * scale) / scale
-    # the division can land a last bit on the wrong side; step it outward if so
-    while (rounded < value) if up else (rounded > value):
-        rounded = math.nextafter(rounded, math.inf if up else -math.inf)
-    return rounded
 
 
 def _parser():
@@ -80,6 +67,7 @@ def main(argv=None):
     parser = _parser()
     args = parser.parse_args(argv)
     from . import dpsgd
+    from .rounding import bound_text, bracket_text
 
     try:
         steps = _run_length(parser, args)
@@ -89,19 +77,19 @@ def main(argv=None):
                 from .pld import dpsgd_epsilon_bracket
 
                 lo, hi = dpsgd_epsilon_bracket(args.q, args.sigma, steps, args.delta)[:2]
-                print(f"epsilon in [{_outward(lo, 6, False):.6g}, {_outward(hi, 6, True):.6g}] "
+                print(f"epsilon in {bracket_text(lo, hi, significant=6)} "
                       f"(certified; delta = {args.delta:g}, sigma = {args.sigma:g}, {where})")
             else:
                 eps = dpsgd.dpsgd_epsilon(args.q, args.sigma, steps, args.delta, route=args.route)
-                print(f"epsilon = {_outward(eps, 6, True):.6g} (route {args.route}; delta = {args.delta:g}, "
+                print(f"epsilon = {bound_text(eps, 'upper', significant=6)} (route {args.route}; delta = {args.delta:g}, "
                       f"sigma = {args.sigma:g}, {where})")
         elif args.command == "delta":
             d = dpsgd.dpsgd_delta(args.q, args.sigma, steps, args.epsilon, route=args.route)
-            print(f"delta = {_outward(d, 6, True):.6g} (route {args.route}; epsilon = {args.epsilon:g}, "
+            print(f"delta = {bound_text(d, 'upper', significant=6)} (route {args.route}; epsilon = {args.epsilon:g}, "
                   f"sigma = {args.sigma:g}, {where})")
         else:
             sigma = dpsgd.dpsgd_sigma(args.epsilon, args.delta, args.q, steps, route=args.route)
-            print(f"sigma = {_outward(sigma, 6, True):.6g} (route {args.route}; epsilon = {args.epsilon:g}, "
+            print(f"sigma = {bound_text(sigma, 'upper', significant=6)} (route {args.route}; epsilon = {args.epsilon:g}, "
                   f"delta = {args.delta:g}, {where})")
     except (ValueError, TypeError) as err:
         parser.error(str(err))

@@ -546,9 +546,14 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
 
     .. math:: \sigma^2 = \frac{2\log(1.25/\delta_0)}{\varepsilon_0^2}\ (\text{classical}),
 
-    or by the exact Gaussian curve (``calibration="exact"``). With the exact share the
-    choice δ' = δ₀ = δ/(T+1) gives a larger variance than δ' = δ/2 for every T ≥ 2
-    (equal at T = 1), as the tests check.
+    or by the exact Gaussian curve (``calibration="exact"``). The classical calibration is
+    a valid (ε₀, δ₀) guarantee only for ε₀ < 1 (Dwork & Roth 2014, Theorem A.1), so with
+    it a share ε₀ ≥ 1 raises ValueError. With the classical calibration and the share
+    within budget, the choice δ' = δ₀ = δ/(T+1) gives a larger variance than δ' = δ/2
+    for every T ≥ 2 (equal at T = 1), as the tests check; the condition ε₀ < 1 is
+    needed: past it the formula's comparison flips (T = 2, δ = 10⁻⁵, ε > 14.56,
+    where ε₀ ≈ 1.68). With the exact calibration the comparison can go the other way
+    even for small ε (T = 2, ε = 1, δ = 10⁻⁵: 622.83 for δ/2 against 616.59 for δ/3).
 
     ``form="linear"`` uses the first-order share ε₀ = ε/√(2T log 1/δ'), which drops
     the Tε₀²/2 term and so composes to ε + ε²/(4 log(1/δ')) > ε: it is **not** within
@@ -576,7 +581,8 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
     Raises
     ------
     ValueError
-        If δ' ∉ (0, δ) or other arguments are invalid.
+        If δ' ∉ (0, δ), if the classical calibration is asked for a share ε₀ ≥ 1 (outside its
+        range; use ``calibration="exact"``), or other arguments are invalid.
 
     References
     ----------
@@ -599,6 +605,11 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
     e0 = epsilon_per_query_advanced(eps, k, dp, form=form)
     d0 = (d - dp) / k
     if calibration == "classical":
+        if not e0 < 1.0:
+            raise ValueError(
+                f"the classical calibration sigma^2 = 2 log(1.25/delta_0)/epsilon_0^2 holds only for a per-query "
+                f"epsilon_0 < 1; epsilon = {eps:g} over k = {k:g} queries with delta_prime = {dp:g} gives "
+                f"epsilon_0 = {e0:.6g}: use a smaller epsilon or calibration='exact'")
         log_var = np.log(2.0 * (np.log(1.25) - np.log(d0))) - 2.0 * np.log(e0)
         if log_var > _LOG_MAX_FLOAT:
             raise ValueError(f"the variance exceeds the floating-point range at k = {k:g}, epsilon = {eps:g}, "

@@ -12,9 +12,11 @@ mechanism*. Its (ε, δ) can be bounded along several routes (source S4,
     RDP of the Gaussian *without* subsampling, α/(2σ²) per step, composed to
     Tα/(2σ²) and converted with Mironov's formula (source S4, Example 3);
 ``"route3"``
-    the constant K(c₁, c₂) of Claim 26 at orders α = c₂σ² and c₁ = qσ (so that the
-    rate is q = c₁/σ), composed and converted as in Claim 28 (S4-13, S4-15) — only
-    in the regime σ ≥ 1, qσ ≤ 1;
+    Claim 26's bound at orders α = c₂σ² and c₁ = qσ (so that the rate is q = c₁/σ),
+    composed and converted as in Claim 28 (S4-13, S4-15) — only in the regime σ ≥ 1,
+    qσ ≤ 1. Its constant is the largest moment on a 13-point grid of σ′ (σ among
+    them), a value at most the certified K(c₁, c₂) and sometimes below it (see
+    :func:`rdp_route3`);
 ``"rdp"``
     the exact RDP of the sampled Gaussian, composed ×T and converted with the
     improved formula at the best order, searched on the exact curve (or on a
@@ -276,11 +278,21 @@ def rdp_route3(q, sigma):
     Claim 26 says: if q ≤ c₁/σ and α ≤ c₂σ², the sampled Gaussian is
     (α, log K/(α − 1))-RDP — the O(q²α/σ²) of the source, with the constant made
     explicit. We take the smallest admissible c₁ = qσ and, for each order α of
-    :data:`ROUTE3_ORDERS`, c₂ = α/σ². The sup is the one of
-    :func:`dpnotes.subsampling.claim26_constant` (the tests check equality) over
-    12 log-spaced σ' ∈ [1, 300] plus σ itself: since σ is in the grid,
-    ε₃ ≥ the exact RDP at σ; since the grid is finite, ε₃ may be *smaller* than
-    what the true sup certifies (so route 3 is shown at its most favourable).
+    :data:`ROUTE3_ORDERS`, c₂ = α/σ².
+
+    **What is computed is a grid value, not the constant.** The supremum K is
+    replaced by the largest moment over a 13-point grid: 12 log-spaced
+    σ' ∈ [1, 300] plus σ itself. The function of σ' is the one whose supremum
+    :func:`dpnotes.subsampling.claim26_constant_bracket` certifies (the tests
+    recompute both), but a maximum over a finite grid is only a *lower* bound on
+    the supremum: the value returned is at most log K/(α − 1) and can be well
+    below it (q = 0.1, σ = 2, α = 12: the grid gives 1.3454 where
+    K(0.2, 3) ≥ 1.3758). So route 3 is shown at its most favourable, not as Claim 26
+    certifies it. It is still an upper bound on the run's RDP: since σ is in the
+    grid, ε₃ ≥ the exact RDP of the sampled Gaussian at (q, σ). Certifying K at
+    every order and every (q, σ) of a figure would cost seconds per order
+    (:func:`~dpnotes.subsampling.claim26_constant_bracket`), and the orders with
+    c₂ > 10 lie outside its range.
     The source derives Claim 26 from Conjecture 1, which is false in general
     (S4-12, :func:`dpnotes.subsampling.conjecture1_counterexample`); its Part 1
     (the worst pair is the one-dimensional mixture) does hold for the sampled

@@ -46,6 +46,21 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
+def student_copy(tmp_path_factory):
+    """The student copy (``make student``: tools/student.py), written once per session.
+
+    tests/test_student.py searches it for leaks and renders its prompts; tests/test_assignments.py
+    grades in a sandbox built from its package (``--student-copy``), which saves writing it twice.
+    """
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("student")
+    subprocess.run([sys.executable, str(ROOT / "tools" / "student.py"), str(out)], check=True, capture_output=True)
+    return out
+
+
+@pytest.fixture(scope="session")
 def figure_payload():
     """``payload(key)``: a figure's static data at every slider position, computed once per session.
 

@@ -130,3 +130,16 @@ def test_shift_reduction_broadcasts_and_validates():
         shifted_renyi_location(0.5, 1.0, 0.0)
     with pytest.raises(ValueError, match="z"):
         shifted_renyi_location(2.0, 1.0, -1.0)
+
+
+@pytest.mark.claim("S0-03")
+@pytest.mark.parametrize("x", [-0.7, 0.0, 1.3])
+def test_s0_03_the_distance_of_a_shift_is_its_absolute_value(x):
+    # W∞ on ℝ by the quantile coupling: sup_u |F_U⁻¹(u) − F_V⁻¹(u)|; for U = V + x it is |x|, not x (the post's slip)
+    from scipy import stats
+
+    u = np.linspace(1e-6, 1 - 1e-6, 2001)
+    for law in (stats.norm(), stats.laplace(scale=0.5), stats.t(df=3)):
+        w = np.max(np.abs((law.ppf(u) + x) - law.ppf(u)))
+        assert w == pytest.approx(abs(x), abs=1e-12)
+        assert w >= 0

@@ -174,10 +174,73 @@ def test_verifying_tests_ran_and_passed():
 
 
 def test_audited_findings_are_classified_by_what_holds():
-    # the audit of the findings: sharp-under-the-usual-reading and valid-but-loose are not "wrong"
-    assert CLAIMS["S2-10"].status == "notation"
-    assert CLAIMS["S3-02"].status == "loose"
+    # the audits of the findings: sharp-under-the-usual-reading and valid-but-loose are not "wrong"
+    assert CLAIMS["S2-10"].status == "supported"  # true under every reading: not a finding
     assert CLAIMS["S1-06"].status == "reading"  # one reading refuted, the m-party reading proved
     assert CLAIMS["S4-13"].status == "proof"  # the claim holds, the proof's limit does not
-    for cid in ("S2-10", "S3-02", "S1-06"):
+    # a garbled scan: the likelier reading of S3-02's "2" is ε; S3-04 may have lost a square
+    assert CLAIMS["S3-02"].status == "reading" and CLAIMS["S3-04"].status == "reading"
+    assert CLAIMS["S4-08"].status == "loose" and CLAIMS["S4-15"].status == "loose"
+    assert CLAIMS["S0-03"].status == "notation" and CLAIMS["S2-08"].status == "notation"
+    for cid in ("S2-10", "S3-02", "S3-04", "S1-06", "S4-08", "S4-15", "S0-03", "S2-08"):
         assert not STATUSES[CLAIMS[cid].status]["wrong"], cid
+    # a finding on a scanned source quotes the reading its verdict rests on
+    assert "7,740" in CLAIMS["S3-04"].note and "7,864.6" in CLAIMS["S3-04"].note
+    assert "If $k\\varepsilon^2$ is small" in CLAIMS["S3-04"].quote
+    assert "Reading A" in CLAIMS["S3-02"].note and "Reading B" in CLAIMS["S3-02"].note
+
+
+def test_the_summary_line_uses_the_section_headings_words():
+    # "1 wrong as printed" under the heading "Wrong under every reasonable reading" said two different things
+    for status in FINDING_STATUSES:
+        row = STATUSES[status]
+        assert row["title"].lower().startswith(row["label"].lower()), (status, row["label"], row["title"])
+
+
+def _chapter_outputs(stem):
+    import json
+
+    cells = json.loads((ROOT / "book" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(o.get("text", "")) for c in cells for o in c.get("outputs", []))
+
+
+@pytest.mark.claim("S4-17")
+def test_s4_17_route3_percentages_in_the_finding_are_chapter_06s():
+    # "within 5 %" was not what the chapter showed; the note gives the chapter's own numbers
+    out = _chapter_outputs("06-dpsgd")
+    one = dict(re.findall(r"^\s*(route3|rdp-mironov): ε = ([0-9.]+)$", out, flags=re.M))
+    table = {m.group(1): (float(m.group(2)), float(m.group(3)))
+             for m in re.finditer(r"^\s*(route3|rdp-mironov)\s+([0-9.]+)\s+([0-9.]+)$", out, flags=re.M)}
+    ratios = [float(one["route3"]) / float(one["rdp-mironov"]),
+              table["route3"][0] / table["rdp-mironov"][0], table["route3"][1] / table["rdp-mironov"][1]]
+    note = CLAIMS["S4-17"].note
+    assert "within 5" not in note
+    for r in ratios:
+        assert f"{100 * (r - 1):.1f} %" in note, (r, note)
+    # the source's own reading of route 2 (k full-batch epochs), computed in closed form: a + 2√(aL), a = k/(2σ²)
+    import math
+
+    L = math.log(1e5)
+    for k, sigma, shown in ((60, 1.1, "58.6"), (30, 2.0, "16.9"), (100, 4.0, "15.1")):
+        a = k / (2 * sigma**2)
+        assert f"{a + 2 * math.sqrt(a * L):.1f}" == shown and shown in note
+
+
+@pytest.mark.claim("S4-18")
+def test_s4_18_the_finding_prints_chapter_10s_digits():
+    # the note said 1.99999 (a truncation of 1.9999973) where chapter 10 prints 2.00000
+    out = _chapter_outputs("10-lower-bounds-and-open-questions")
+    assert "KL(P+1‖P) = 2.00000" in out
+    assert "KL 2.00000 < 1/(2v)" in CLAIMS["S4-18"].note and "1.99999" not in CLAIMS["S4-18"].note
+
+
+@pytest.mark.claim("S4-13")
+def test_s4_13_the_finding_prints_the_certified_bracket_and_an_uncertified_tail():
+    from dpnotes.rounding import bracket_text
+    from dpnotes.subsampling import claim26_constant_bracket
+
+    lo, hi, _ = claim26_constant_bracket(1.0, 2.0)
+    note = CLAIMS["S4-13"].note
+    assert f"K(1, 2) ∈ {bracket_text(lo, hi, decimals=5)}" in note
+    assert "computed as a certified supremum" not in note and "not certified" in note
+    assert "c₁ > 1" in note

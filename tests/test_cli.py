@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from dpnotes import dpsgd_epsilon, dpsgd_delta
-from dpnotes.cli import _outward
+from dpnotes.rounding import outward
 
 NUMBER = r"([0-9.]+(?:e[-+]?\d+)?)"
 
@@ -63,8 +63,11 @@ def test_help_lists_the_commands():
 
 @pytest.mark.parametrize("value", [1.23456789, 0.000123456789, 98765.4321, 1.0, 2.5e-300])
 def test_outward_rounding_keeps_a_bound_on_its_side(value):
-    assert _outward(value, 6, True) >= value >= _outward(value, 6, False)
-    assert abs(_outward(value, 6, True) - value) <= 1e-5 * value
+    # the command line prints through dpnotes.rounding (6 significant digits); exact decimal comparison
+    from decimal import Decimal
+    up, down = outward(value, "upper", significant=6), outward(value, "lower", significant=6)
+    assert up >= Decimal(value) >= down
+    assert abs(float(up) - value) <= 1e-5 * value
 
 
 def test_sigma_reaches_the_target_and_is_nearly_the_smallest():

@@ -346,3 +346,59 @@ def test_classical_breakdown_epsilon_thresholds_of_the_chapter():
 def test_classical_calibration_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def _classical_variance_by_hand(k, eps, delta, dprime):
+    """The classical-calibration variance with the share within budget, by the quadratic formula (a second route)."""
+    b = np.sqrt(2 * k * np.log(1 / dprime))
+    e0 = (-b + np.sqrt(b * b + 2 * k * eps)) / k  # root of kε₀²/2 + bε₀ = ε
+    return e0, 2 * np.log(1.25 / ((delta - dprime) / k)) / e0**2
+
+
+@pytest.mark.claim("S3-04")
+def test_s3_04_the_comparison_needs_a_share_below_one():
+    # the issue's counterexample: T = 2, δ = 1e-5, ε > 14.56 — the formula's comparison flips, at shares ε₀ > 1,
+    # where the classical calibration is not a guarantee; the package refuses that range
+    T, delta = 2, 1e-5
+    flip = None
+    for eps in np.arange(14.0, 15.0, 0.005):
+        e0_half, v_half = _classical_variance_by_hand(T, eps, delta, delta / 2)
+        e0_even, v_even = _classical_variance_by_hand(T, eps, delta, delta / (T + 1))
+        if v_half >= v_even:
+            flip = eps
+            break
+    assert flip is not None and 14.55 <= flip <= 14.57 and e0_half > 1.6 and e0_even > 1.6
+    with pytest.raises(ValueError, match="epsilon_0 < 1"):
+        gaussian_variance_advanced_composition(T, 15.0, delta, delta / 2)
+    with pytest.raises(ValueError, match="calibration='exact'"):
+        gaussian_variance_advanced_composition(T, 15.0, delta, delta / (T + 1))
+    # just below a share of 1 the package still answers, and agrees with the formula by hand
+    e0, v = _classical_variance_by_hand(T, 7.0, delta, delta / 2)
+    assert e0 < 1 and gaussian_variance_advanced_composition(T, 7.0, delta, delta / 2) == pytest.approx(v, rel=1e-10)
+
+
+@pytest.mark.claim("S3-04")
+@settings(max_examples=200, deadline=None)
+@given(T=st.integers(2, 10_000), log_delta=st.floats(np.log(1e-12), np.log(0.1)), log_eps=st.floats(-5.0, 5.0))
+def test_s3_04_the_split_comparison_holds_wherever_the_calibration_is_defined(T, log_delta, log_eps):
+    delta, eps = float(np.exp(log_delta)), float(np.exp(log_eps))
+    e0_half, v_half = _classical_variance_by_hand(T, eps, delta, delta / 2)
+    e0_even, v_even = _classical_variance_by_hand(T, eps, delta, delta / (T + 1))
+    if max(e0_half, e0_even) >= 1:
+        with pytest.raises(ValueError, match="epsilon_0"):
+            gaussian_variance_advanced_composition(T, eps, delta, delta / 2 if e0_half >= 1 else delta / (T + 1))
+        return
+    assert v_even > v_half
+    assert gaussian_variance_advanced_composition(T, eps, delta, delta / 2) == pytest.approx(v_half, rel=1e-9)
+
+
+@pytest.mark.claim("S3-04")
+def test_s3_04_the_squared_reading_differs_from_the_book_only_by_the_calibration_constant():
+    # "(4k/ε²)(log((k+1)/δ))" with a square lost in the scan: 7,740 against the book's 7,864.6 (k = 10, ε = 1, δ = 1e-5)
+    k, eps, delta = 10, 1.0, 1e-5
+    squared = 4 * k / eps**2 * np.log((k + 1) / delta) ** 2
+    book = gaussian_variance_advanced_composition(k, eps, delta, delta / (k + 1), form="linear")
+    as_scanned = 4 * k / eps**2 * np.log((k + 1) / delta)
+    assert round(squared) == 7740 and round(book, 1) == 7864.6 and round(as_scanned, 1) == 556.4
+    # the ratio is exactly the 1.25 inside one logarithm
+    assert book / squared == pytest.approx(np.log(1.25 * (k + 1) / delta) / np.log((k + 1) / delta), rel=1e-12)

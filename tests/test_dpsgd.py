@@ -29,7 +29,9 @@ from dpnotes.orders import DEFAULT_ORDERS
 from dpnotes.privacy_loss import epsilon_gaussian
 from dpnotes.subsampling import claim26_constant, rdp_subsampled_gaussian
 
-TF_ORDERS = np.array([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)) + [128, 256, 512], float)
+# TensorFlow Privacy's 2019 MNIST tutorial: its orders and its count of steps, 60 · ⌊60000/256⌋ (as chapter 06 says)
+TF_ORDERS = np.array([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)), float)
+TF_TUTORIAL_STEPS = 60 * (60000 // 256)
 CHEAP = [r for r in ROUTES if r != "pld"]
 
 
@@ -282,9 +284,10 @@ def test_s3_07_moments_accountant_is_rdp_mironov_on_integer_orders():
 # ----------------------------------------------------------------------------- reproductions
 @pytest.mark.claim("S4-17")
 def test_s4_17_reproduction_tensorflow_privacy_tutorial():
-    """TF Privacy's MNIST tutorial: q = 256/60000, σ = 1.1, 60 epochs, δ = 1e-5 → ε ≈ 3.01 (Mironov)."""
+    """TF Privacy's MNIST tutorial: q = 256/60000, σ = 1.1, 60 epochs of 234 steps, δ = 1e-5 → ε ≈ 3.01 (Mironov)."""
     q, sigma, delta = 256 / 60000, 1.1, 1e-5
-    steps = steps_from_epochs(60, q)
+    steps = TF_TUTORIAL_STEPS
+    assert steps == 14040 and steps_from_epochs(60, q) == 14063  # the tutorial's count, not the command line's
     tf = quiet(dpsgd_epsilon, q, sigma, steps, delta, "rdp-mironov", TF_ORDERS)
     ours = quiet(dpsgd_epsilon, q, sigma, steps, delta, "rdp-mironov")
     assert round(tf, 2) == 3.01
@@ -459,3 +462,21 @@ def test_replace_one_bound_is_group_privacy_and_above_dp_accounting():
             assert 1.9 * add_remove < replace < 2.1 * add_remove  # measured: 1.99 and 2.05
     finally:
         logging.disable(logging.NOTSET)
+
+
+@pytest.mark.claim("S4-13")
+def test_s4_13_route3_shows_a_grid_value_below_the_certified_constant():
+    # the book's running run (q = 0.1, σ = 2) at α = 12: c₁ = 0.2, c₂ = 3; the grid's maximum is below the certified
+    # lower end of K, so route 3 is not Claim 26's constant, and its docstring says so instead of claiming equality
+    from dpnotes.subsampling import claim26_constant_bracket
+
+    q, sigma = 0.1, 2.0
+    j = int(np.flatnonzero(ROUTE3_ORDERS == 12.0)[0])
+    grid_k = math.exp(rdp_route3(q, sigma)[j] * 11.0)
+    lower, upper, _ = claim26_constant_bracket(q * sigma, 12.0 / sigma**2, rtol=1e-3)
+    assert grid_k == pytest.approx(1.345392, abs=1e-6)
+    assert grid_k < 1.3454 < 1.3758 <= lower <= upper
+    doc = " ".join(rdp_route3.__doc__.split())
+    assert "check equality" not in doc and "a grid value, not the constant" in doc
+    # still an upper bound on the run: σ is in the grid
+    assert rdp_route3(q, sigma)[j] >= float(rdp_subsampled_gaussian(12.0, q, sigma))

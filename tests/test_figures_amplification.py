@@ -127,17 +127,22 @@ def test_s1_06_figure_gaussian_ratio_is_delta_when_alpha_delta_is_integer():
 
 @pytest.mark.claim("S1-04")
 def test_s1_04_exercise_gaussian_bound_is_exact_sum():
-    # the released sum of 8 N(0,1) noises is N(0, 8): divergence by quadrature
-    exact = renyi_divergence(stats.norm(1, np.sqrt(8)), stats.norm(0, np.sqrt(8)), 4.0)
-    assert EXERCISES["convolution-gaussian-bound"].answer() == pytest.approx(exact, rel=1e-9)
+    # the released sum of m N(0,1) noises is N(0, m): divergence by quadrature; the exercise's 17 parties are
+    # the fewest whose sum has D_5 <= 0.15
+    for m in (8, 16, 17):
+        exact = renyi_divergence(stats.norm(1, np.sqrt(m)), stats.norm(0, np.sqrt(m)), 5.0)
+        assert rdp_convolution_bound(5.0, m, "gaussian", 1.0) == pytest.approx(exact, rel=1e-9)
+    assert renyi_divergence(stats.norm(1, 4.0), stats.norm(0, 4.0), 5.0) > 0.15
+    assert renyi_divergence(stats.norm(1, np.sqrt(17)), stats.norm(0, np.sqrt(17)), 5.0) <= 0.15
+    assert EXERCISES["convolution-gaussian-bound"].answer() == 17
     assert rdp_convolution_bound(4.0, 8, "gaussian", 1.0) == pytest.approx(0.25, rel=1e-14)
 
 
 def test_chapter_exercise_answers_match_hand_computations():
     expected = {
-        "iteration-shifted-gaussian": 1.5,
-        "iteration-shift-sup": 2.0,
-        "iteration-step-size": 1.0,
+        "iteration-shifted-gaussian": 1.5 - 1 / np.sqrt(3),  # 3(1.5 - z)²/2 = 0.5
+        "iteration-shift-sup": 4 * 0.5**2 / (2 * 0.6**2),
+        "iteration-step-size": 4 / 9,  # β = λ_max(diag(9, 1)/2) = 4.5
         "iteration-last-iterate": 0.1,
         "iteration-positions": 53.0,  # 1/(60 - t + 1) <= 1/8 iff t <= 53
         "convolution-laplace-bound": 3 * np.log(2 / 3 * np.exp(1 / 3) + np.exp(-2 / 3) / 3),

@@ -75,3 +75,33 @@ def test_the_install_cell_installs_the_package_where_it_is_missing(tmp_path):
         from dpnotes import dpsgd_epsilon
 
         assert float(after.stdout) == pytest.approx(dpsgd_epsilon(0.01, 1.1, 1000, 1e-5), rel=1e-9)
+
+
+def test_a_deployment_names_its_own_repository(tmp_path):
+    config = tmp_path / "_config.yml"
+    config.write_text((ROOT / "_config.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert install_cell.set_repository("https://github.com/someone/dp-course", config)
+    loaded = yaml.safe_load(config.read_text(encoding="utf-8"))
+    assert loaded["repository"]["url"] == "https://github.com/someone/dp-course"
+    assert "dpnotes @ git+https://github.com/someone/dp-course@main" in install_cell.cell_source(loaded)
+    # every other line is kept, comments included
+    before = (ROOT / "_config.yml").read_text(encoding="utf-8").splitlines()
+    after = config.read_text(encoding="utf-8").splitlines()
+    assert [a for a, b in zip(before, after) if a != b] == [f"  url: {yaml.safe_load(chr(10).join(before))['repository']['url']}"]
+    assert not install_cell.set_repository("https://github.com/someone/dp-course", config)
+
+
+@pytest.mark.parametrize("url", ["http://github.com/a/b", "https://github.com/a/b/", "github.com/a/b",
+                                 "https://github.com/a/b?x=1", "", None])
+def test_a_repository_url_that_is_not_one_is_refused(tmp_path, url):
+    config = tmp_path / "_config.yml"
+    config.write_text((ROOT / "_config.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(ValueError, match="repository URL"):
+        install_cell.set_repository(url, config)
+
+
+def test_the_pages_workflow_sets_the_repository_before_it_builds():
+    steps = yaml.safe_load((ROOT / ".github/workflows/book.yml").read_text(encoding="utf-8"))["jobs"]["test"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    first_build = next(i for i, r in enumerate(runs) if "make test" in r)
+    assert any("make repository URL=" in r and "github.repository" in r for r in runs[:first_build])

@@ -24,7 +24,7 @@ import dpnotes
 ROOT = Path(__file__).resolve().parents[1] / "dpnotes"
 
 LAYERS = {
-    "_validation": 0, "_logspace": 0, "orders": 0, "data": 0,
+    "_validation": 0, "_logspace": 0, "orders": 0, "rounding": 0, "data": 0,
     "dpnotes": 1, "divergence": 1, "rdp": 1, "composition": 1, "conversion": 1, "privacy_loss": 1, "tradeoff": 1,
     "properties": 1, "subsampling": 1, "convolution": 1, "amplification": 1, "iteration": 1, "learning": 1,
     "lower_bounds": 1, "joint_dp": 1, "noise_comparison": 1, "pld": 1, "dpsgd": 1, "dpsgd_training": 1,

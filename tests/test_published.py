@@ -427,3 +427,114 @@ def test_abadi_strong_composition_numbers_reconstructed():
     assert round(strong_composition_epsilon_abadi(0.01, 4.0, 40_000, 1e-5), 2) == 24.21
     # not a valid bound: the valid route 1 (exact ε₀, amplification log(1 + q(e^ε₀ − 1)), zCDP form) is larger
     assert dpsgd_epsilon(0.01, 4.0, 10_000, 1e-5, route="route1") > 1.5 * 9.34
+
+
+# ---------------------------------------------------------------------------
+# the page's statements about grids, step counts and the improved column (issue 30, item 3)
+# and chapter 06's description of the tutorial (item 7)
+# ---------------------------------------------------------------------------
+
+def _page_markdown(stem):
+    cells = json.loads((ROOT / "book" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+def _page_outputs(stem):
+    cells = json.loads((ROOT / "book" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(o.get("text", "")) for c in cells for o in c.get("outputs", []))
+
+
+def _mironov_on(orders, q, sigma, steps, delta=1e-5):
+    """Mironov's conversion on a grid, with dp-accounting's RDP of the sampled Gaussian (the independent route)."""
+    orders = np.asarray(orders, float)
+    rdp = _dp_accounting_rdp_values(q, sigma, steps, orders)
+    return float(np.min(rdp + math.log(1 / delta) / (orders - 1)))
+
+
+def _dp_accounting_rdp_values(q, sigma, steps, orders):
+    """T times dp-accounting's RDP of the sampled Gaussian at each order."""
+    from dp_accounting.rdp import rdp_privacy_accountant as ra
+
+    return steps * np.asarray(ra._compute_rdp_poisson_subsampled_gaussian(q, sigma, np.asarray(orders, float)), float)
+
+
+def test_the_order_grid_not_the_step_count_moves_7_10_to_7_12():
+    q = 256 / 60000
+    tutorial, cli = LIBRARY_GRIDS["tfp-tutorial-2019"], LIBRARY_GRIDS["tfp-cli-2019"]
+    assert published_steps(ROWS["tfp-s0.7-e45"]["setting"], "epochs_times_floor_n_over_b") == 10530
+    assert published_steps(ROWS["tfp-s0.7-e45"]["setting"], "ceil_epochs_n_over_b") == 10547
+    # each grid at the other's count: the grid decides the printed digits
+    assert round(_mironov_on(tutorial, q, 0.7, 10547), 2) == 7.10
+    assert round(_mironov_on(cli, q, 0.7, 10530), 2) == 7.12
+    # dp-accounting sums the magnitudes of the series at fractional orders: 1–3e-4 (relative) above the exact value
+    assert _mironov_on(tutorial, q, 0.7, 10547) == pytest.approx(7.1006, rel=3e-4)
+    assert _mironov_on(cli, q, 0.7, 10530) == pytest.approx(7.1176, rel=3e-4)
+    from dpnotes.dpsgd import dpsgd_epsilon
+
+    for grid, steps, value in (("tfp-tutorial-2019", 10547, 7.1006), ("tfp-cli-2019", 10530, 7.1176)):
+        exact = dpsgd_epsilon(q, 0.7, steps, 1e-5, route="rdp-mironov", orders=DATA["order_grids"][grid])
+        assert exact == pytest.approx(value, abs=5e-5)
+    text = " ".join(_page_markdown("published-numbers").split())
+    assert "The rule can move the second decimal" not in text
+    assert "comes from the order grid, not from the count" in text
+    outputs = _page_outputs("published-numbers")
+    assert "orders of tfp-tutorial-2019 at T = 10547: ε = 7.1006" in outputs
+    assert "orders of tfp-cli-2019 at T = 10530: ε = 7.1176" in outputs
+
+
+def test_refining_the_grid_can_change_the_second_decimal():
+    # Mironov's conversion at the best real order: a fine grid of orders around the optimum, dp-accounting's RDP
+    q = 256 / 60000
+    fine_2 = np.arange(12.0, 13.5, 0.001)
+    fine_07 = np.arange(3.6, 4.1, 0.0005)
+    assert _mironov_on(LIBRARY_GRIDS["tfp-tutorial-2019"], q, 1.1, 468) == pytest.approx(1.1086, abs=1e-4)
+    assert _mironov_on(fine_2, q, 1.1, 468) == pytest.approx(1.0788, abs=1e-4)
+    assert _mironov_on(LIBRARY_GRIDS["tfp-cli-2019"], q, 0.7, 10547) == pytest.approx(7.1229, abs=1e-4)
+    # dp-accounting sums magnitudes at fractional orders (an upper bound, 1–3e-4 relative above at σ = 0.7)
+    assert _mironov_on(fine_07, q, 0.7, 10547) == pytest.approx(7.0980, abs=3e-3)
+    from dpnotes.conversion import epsilon_from_rdp_curve
+
+    exact = epsilon_from_rdp_curve(lambda a: 10547 * float(rdp_subsampled_gaussian(a, q, 0.7)), 1e-5,
+                                   method="mironov")
+    assert exact == pytest.approx(7.0980, abs=1e-4)
+    text = " ".join(_page_markdown("published-numbers").split())
+    assert "changes the third decimal at most" not in text
+    for number in ("1.1086", "1.0788", "7.1229", "7.0980"):
+        assert number in text, number
+
+
+def test_the_improved_column_is_not_the_tightest_rdp_accounting():
+    from dpnotes.conversion import epsilon_from_rdp_curve
+
+    row = reproduce_published("tfp-s1.1-e1", bracket=False)
+    assert round(row.epsilon_rdp_improved, 3) == 0.740
+    q, T = 256 / 60000, row.steps_tight
+    continuous = epsilon_from_rdp_curve(lambda a: T * float(rdp_subsampled_gaussian(a, q, 1.1)), 1e-5)
+    assert round(continuous, 3) == 0.731 and continuous < row.epsilon_rdp_improved
+    # the improved conversion by hand on a fine grid with dp-accounting's RDP (the second route)
+    orders = np.arange(12.0, 14.0, 0.001)
+    rdp = _dp_accounting_rdp_values(q, 1.1, T, orders)
+    by_hand = np.min(rdp + np.log((orders - 1) / orders) - (math.log(1e-5) + np.log(orders)) / (orders - 1))
+    assert by_hand == pytest.approx(continuous, abs=2e-4)
+    text = " ".join(_page_markdown("published-numbers").split())
+    assert "0.731" in text and "asoodeh2021three" in text and "not the tightest" in text
+
+
+def test_chapter_06_describes_the_tutorial_as_the_data_file_does():
+    # one description of TensorFlow Privacy's 2019 tutorial: 60 · ⌊60000/256⌋ = 14,040 steps on its own grid
+    setting = ROWS["tfp-s1.1-e60"]["setting"]
+    assert published_steps(setting, DATA["methods"]["tfp-tutorial-2019"]["steps"]) == 14040
+    np.testing.assert_allclose(DATA["order_grids"]["tfp-tutorial-2019"], LIBRARY_GRIDS["tfp-tutorial-2019"])
+    values, steps = published_epsilon_by_method("tfp-s1.1-e60", "tfp-tutorial-2019")
+    assert steps == 14040 and round(values["epsilon"], 3) == 3.006
+    cells = json.loads((ROOT / "book" / "06-dpsgd.ipynb").read_text(encoding="utf-8"))["cells"]
+    code = "".join(cells[2]["source"])
+    namespace = {"np": np}
+    exec(next(line for line in code.splitlines() if line.startswith("TF_ORDERS")), namespace)  # noqa: S102
+    exec(next(line for line in code.splitlines() if line.startswith("TF_TUTORIAL_STEPS")), namespace)  # noqa: S102
+    np.testing.assert_allclose(namespace["TF_ORDERS"], LIBRARY_GRIDS["tfp-tutorial-2019"])
+    assert namespace["TF_TUTORIAL_STEPS"] == 14040
+    text = " ".join(_page_markdown("06-dpsgd").split())
+    assert r"\cup \{128, 256, 512\}" not in text
+    assert r"$T = 14\,040$" in text and r"\{1 + x/10\}_{x=1}^{99} \cup \{12,\dots,63\}" in text
+    assert "TF Privacy tutorial: T = 14040" in _page_outputs("06-dpsgd")

@@ -24,6 +24,9 @@ import pytest
 from dpnotes.figures import FIGURES
 from dpnotes.widgets.static_html import PAGE_BUDGET_BYTES
 
+#: what a page may weigh as served uncompressed, everything it loads included (HTML, scripts, styles, fonts)
+SERVED_BUDGET_BYTES = 3_500_000
+
 ROOT = Path(__file__).resolve().parents[1]
 HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the built site
 SHOTS = HTML.parent / "screenshots"
@@ -141,6 +144,7 @@ def test_page_offline_clean_and_typeset(browser, site_url, rel):
     finally:
         page.close()
     assert not violations, "accessibility (light mode): " + "\n".join(violations[:10])
+    assert sum(received) <= SERVED_BUDGET_BYTES, f"{rel} weighs {sum(received):,} bytes as served"
     assert not foreign, f"requests to other hosts: {foreign}"
     assert not errors, f"console errors: {errors}"
     assert unrendered == 0, f"{unrendered} math elements not typeset"

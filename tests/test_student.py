@@ -35,11 +35,7 @@ BOOK = ROOT / "book"
 STUDENT_ONLY_NAMES = {"exercise_data.json"}
 
 
-@pytest.fixture(scope="module")
-def student_copy(tmp_path_factory):
-    out = tmp_path_factory.mktemp("student")
-    subprocess.run([sys.executable, str(ROOT / "tools" / "student.py"), str(out)], check=True, capture_output=True)
-    return out
+# student_copy: the session's copy (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -187,8 +183,9 @@ def test_no_answer_in_the_checker_data(student_copy):
 
     def numbers(obj):
         if isinstance(obj, dict):
-            for v in obj.values():
-                yield from numbers(v)
+            for k, v in obj.items():
+                if k != "sig_figs":  # the precision the prompt states (3 for an answer of 3.0 is no leak)
+                    yield from numbers(v)
         elif isinstance(obj, list):
             for v in obj:
                 yield from numbers(v)
@@ -262,3 +259,103 @@ def test_student_copy_notebooks_keep_exercises_and_drop_solutions(student_copy):
         if nb.name[:2].isdigit():  # a chapter (not a reference page): its exercises stay
             assert "exercise" in text
         assert 'check(\\"renyi-gaussian-order\\", 3 / 8)' not in text
+
+
+# ----------------------------------------------------------------------------- the copy in plain Jupyter
+
+_LEFTOVER = re.compile(r"\{[\w:-]+\}|^:{3,}|^:[\w-]+:|^\([\w:.-]+\)=")
+
+
+def _markdown():
+    """A CommonMark renderer with $…$ math, as JupyterLab and Notebook 7 render a markdown cell."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    return MarkdownIt("commonmark").enable("table").use(dollarmath_plugin, double_inline=True)
+
+
+def render_problems(md, source):
+    """What a plain Jupyter would show wrongly in a markdown cell: unclosed fences, MyST left as text."""
+    problems, lines = [], source.splitlines()
+    for tok in md.parse(source):
+        if tok.type == "fence":
+            start, end = tok.map
+            closing = lines[end - 1].strip() if end - 1 > start else ""
+            if not (closing and set(closing) == {tok.markup[0]} and len(closing) >= len(tok.markup)):
+                problems.append(f"unclosed fence at line {start + 1}: {lines[start][:60]!r}")
+            if tok.info.strip().startswith("{"):
+                problems.append(f"directive fence {tok.info.strip()[:40]!r}")
+        if tok.type == "inline":
+            for child in tok.children or ():
+                if child.type == "text":
+                    for line in child.content.splitlines():
+                        if _LEFTOVER.search(line.strip()):
+                            problems.append(f"MyST left as text: {line.strip()[:70]!r}")
+    return problems
+
+
+def _exercises(nb_path):
+    """(title, body) of each exercise directive of a book chapter."""
+    out = []
+    for cell in json.loads(nb_path.read_text())["cells"]:
+        src = "".join(cell["source"])
+        for m in re.finditer(r"^```\{exercise\}[ \t]*([^\n]*)\n((?::[^\n]*\n)*)(.*?)^```[ \t]*$", src, re.S | re.M):
+            out.append((m.group(1).strip(), m.group(3)))
+    return out
+
+
+def test_the_render_check_finds_broken_prompts():
+    md = _markdown()
+    assert render_problems(md, "**Exercise: A title**\n\nCompute $\\varepsilon$ for $T = 10$.\n\n```python\nx = 1\n```") == []
+    broken = {
+        "``{exercise} A title\n:label: ex-a\n\nText.\n```": ("MyST left as text", "unclosed fence"),
+        "```{exercise} A title\n:label: ex-a\n\nText.\n```": ("directive fence",),
+        "As {cite:t}`dwork2014algorithmic` show.": ("MyST left as text",),
+        ":::{prf:theorem} T\n:label: s1-01\nText.\n:::": ("MyST left as text",),
+        "(sec-label)=\n## A section": ("MyST left as text",),
+        "```python\nx = 1\n": ("unclosed fence",),
+    }
+    for source, expected in broken.items():
+        found = " | ".join(render_problems(md, source))
+        assert all(e in found for e in expected), (source, found)
+
+
+def test_every_student_prompt_renders_in_plain_jupyter(student_copy):
+    md = _markdown()
+    problems, cells = [], 0
+    for nb_path in sorted((student_copy / "book").glob("*.ipynb")):
+        for i, cell in enumerate(json.loads(nb_path.read_text())["cells"]):
+            if cell["cell_type"] == "markdown":
+                cells += 1
+                problems += [(nb_path.name, i, p) for p in render_problems(md, "".join(cell["source"]))]
+    assert cells > 250
+    assert problems == []
+
+
+def test_every_exercise_keeps_its_title_and_math_in_the_student_copy(student_copy):
+    md, n = _markdown(), 0
+    for nb_path in sorted(BOOK.glob("*.ipynb")):
+        copy = json.loads((student_copy / "book" / nb_path.name).read_text())
+        text = "\n".join("".join(c["source"]) for c in copy["cells"] if c["cell_type"] == "markdown")
+        rendered = md.render(text)
+        for title, body in _exercises(nb_path):
+            n += 1
+            if "{" not in title:  # a title with a role is rewritten; its math is checked below
+                assert f"**Exercise: {title}**" in text, (nb_path.name, title)
+            for math in re.findall(r"(?<![\\$])\$[^$\n]+\$(?!\$)", title + "\n" + body):
+                assert math in text, (nb_path.name, title, math)
+                # rendered as math, not as text
+                inner = math.strip("$")
+                assert inner.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in rendered
+    assert n >= 80
+
+
+def test_the_student_copy_says_how_to_install_and_check(student_copy):
+    readme = (student_copy / "README.md").read_text()
+    for text in ("python -m pip install .", "check(", "right, close or wrong", "What this copy hides"):
+        assert text in readme, text
+    nb = json.loads((student_copy / "book" / "02-composition.ipynb").read_text())
+    install = next(c for c in nb["cells"] if "install-cell" in c["metadata"].get("tags", []))
+    source = "".join(install["source"])
+    assert "os.path.dirname(os.getcwd())" in source and "git+" not in source
+    assert not install["metadata"].get("jupyter", {}).get("source_hidden")

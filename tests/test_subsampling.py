@@ -458,3 +458,25 @@ def test_extreme_noise_gives_the_limits_of_the_subsampled_gaussian():
         rdp_subsampled_gaussian(1e20, 0.5, 1e10)
     assert rdp_subsampled_gaussian_reverse(2.0, 0.3, 1e-101) == pytest.approx(-math.log(0.7), rel=1e-15)
     assert rdp_subsampled_gaussian_reverse(2.0, 1.0, 1e-101) == pytest.approx(1e202, rel=1e-14)
+
+
+@pytest.mark.claim("S4-13")
+def test_s4_13_for_c1_above_one_small_sigmas_need_no_rate_above_one():
+    # c₁ = 2, c₂ = 1: for 1 ≤ σ < c₁ the rate c₁/σ would exceed 1; the mechanism's rate is at most 1, its moment at
+    # α = c₂σ² is at most the full Gaussian's e^{c₂(c₂σ² − 1)/2}, which grows with σ up to its value at σ = c₁ — a term
+    # of the supremum — so it stays below K(2, 1)
+    c1, c2 = 2.0, 1.0
+    lower, upper, _ = claim26_constant_bracket(c1, c2)
+    at_c1 = math.exp(c2 * (c2 * c1**2 - 1) / 2)
+    assert at_c1 <= lower
+    previous = 0.0
+    for sigma in np.linspace(1.0001, 1.9999, 25):
+        alpha = c2 * sigma**2
+        full = math.exp(c2 * (alpha - 1) / 2)  # closed form of the full Gaussian's moment at α = c₂σ²
+        assert full == pytest.approx(math.exp((alpha - 1) * float(rdp_subsampled_gaussian(alpha, 1.0, sigma))),
+                                     rel=1e-10)
+        assert previous < full <= at_c1  # increasing in σ, below its value at σ = c₁
+        previous = full
+        for q in (0.3, 0.9, 1.0):  # any rate q ≤ 1 at any order 1 < α' ≤ c₂σ²
+            for a in (1.0 + (alpha - 1) / 2, alpha):
+                assert math.exp((a - 1) * float(rdp_subsampled_gaussian(a, q, sigma))) <= lower

@@ -301,14 +301,17 @@ def test_exercise_answers_of_the_two_chapters_by_hand():
     check("foundations-rr-p", None)  # registers the chapters' exercises
     assert EXERCISES["foundations-laplace-epsilon"].answer() == pytest.approx(3 / 4)
     assert EXERCISES["foundations-rr-p"].answer() == pytest.approx(np.exp(2) / (1 + np.exp(2)))
-    assert EXERCISES["foundations-group-delta"].answer() == pytest.approx(5 * np.exp(0.8) * 1e-6)
-    assert EXERCISES["foundations-tradeoff-read"].answer() == pytest.approx(
-        stats.norm.cdf(-0.75) - np.exp(0.5) * stats.norm.cdf(-1.25), rel=1e-12)
+    k = np.arange(1, 100)  # the largest family whose simple group slack k e^{(k−1)ε} δ stays at most 5·10⁻⁵
+    assert EXERCISES["foundations-group-delta"].answer() == k[k * np.exp(0.2 * (k - 1)) * 1e-6 <= 5e-5].max() == 9
+    eps = EXERCISES["foundations-tradeoff-read"].answer()  # the exact ε of δ = 10⁻⁵ at μ = 1/2
+    assert stats.norm.cdf(-eps / 0.5 + 0.25) - np.exp(eps) * stats.norm.cdf(-eps / 0.5 - 0.25) == pytest.approx(1e-5,
+                                                                                                          rel=1e-8)
     from dp_accounting.pld.privacy_loss_mechanism import GaussianPrivacyLoss
 
     sigma = EXERCISES["foundations-gaussian-sigma"].answer()
     assert GaussianPrivacyLoss(sigma, sensitivity=2.0).get_delta_for_epsilon(0.25) == pytest.approx(1e-6, rel=1e-6)
     assert EXERCISES["hypothesis-rr-delta"].answer() == pytest.approx(0.8 - np.exp(0.4) * 0.2)
-    assert EXERCISES["hypothesis-tail-bound"].answer() == pytest.approx(stats.norm.sf(0.25))
+    exact = EXERCISES["hypothesis-tail-bound"].answer() - (2.0 + 2.0 * stats.norm.isf(1e-7))  # minus the exact ε
+    assert GaussianPrivacyLoss(0.5).get_delta_for_epsilon(-exact) == pytest.approx(1e-7, rel=1e-6)
     sigma = 1 / (stats.norm.isf(0.05) - stats.norm.ppf(EXERCISES["hypothesis-tradeoff-gaussian"].answer()))
     assert GaussianPrivacyLoss(sigma).get_delta_for_epsilon(1.0) == pytest.approx(1e-5, rel=1e-6)

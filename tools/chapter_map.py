@@ -58,6 +58,8 @@ def load():
             raise ValueError(f"{stem}: needs unknown chapters {sorted(unknown)}")
         c.update(chapter_facts(stem))
     for path in data["paths"]:
+        if path.get("guide") and not (BOOK / f"{path['guide']}.md").exists():
+            raise ValueError(f"path {path['name']!r}: its guide book/{path['guide']}.md does not exist")
         for step in path["steps"]:
             unknown = set(step["chapters"]) - set(chapters)
             if unknown:
@@ -137,6 +139,9 @@ def guide(chapters, paths):
         for step in path["steps"]:
             links = ", ".join(f"{{doc}}`{chapters[s]['short']} <{s}>`" for s in step["chapters"])
             lines.append(f"- **{step['label']}**: {links}")
+        if path.get("guide"):
+            lines += ["", f"Session plans, weekly problem sets, a one-day workshop and exam questions for this course are in "
+                          f"the {{doc}}`instructor guide <{path['guide']}>`."]
         lines.append("")
     return "\n".join(lines)
 

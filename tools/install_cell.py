@@ -7,9 +7,15 @@ environment variable ``DPNOTES_INSTALL`` replaces that requirement (the tests in
 with it). The cell is folded in Jupyter (``source_hidden``) and left out of the static site
 (``remove-cell``), where no code runs. It is plain Python: ``pip`` runs in the kernel's own interpreter.
 
-Usage: python tools/install_cell.py [--check]   (--check: write nothing, exit 1 if a chapter is not current)
+A deployment names the repository it was built from (``make repository URL=…``, which the Pages
+workflow runs with ``https://github.com/<owner>/<name>`` before it builds): ``--repository URL``
+writes URL into ``_config.yml`` and then every install cell, so a fork's site installs the fork.
+
+Usage: python tools/install_cell.py [--check] [--repository URL]
+       (--check: write nothing, exit 1 if a chapter is not current)
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -70,8 +76,42 @@ def update(path, config=None):
     return True
 
 
+_URL = re.compile(r"^https://[A-Za-z0-9.-]+(/[A-Za-z0-9_.-]+)+$")
+_CONFIG_URL = re.compile(r"^(repository:\n(?:[ \t]+.*\n|[ \t]*#.*\n)*?[ \t]+url:[ \t]*)(\S+)", re.M)
+
+
+def set_repository(url, config_path=None):
+    """Write ``url`` as ``repository.url`` in ``_config.yml`` (comments and layout kept); True if it changed.
+
+    Raises ``ValueError`` unless ``url`` is an https address of a repository (no query, no trailing slash).
+    """
+    if not isinstance(url, str) or not _URL.match(url):
+        raise ValueError(f"repository URL must look like https://github.com/<owner>/<name> (got {url!r})")
+    path = config_path or ROOT / "_config.yml"
+    text = path.read_text(encoding="utf-8")
+    match = _CONFIG_URL.search(text)
+    if match is None:
+        raise ValueError(f"{path} has no repository.url line to replace")
+    if match.group(2) == url:
+        return False
+    path.write_text(text[:match.start(2)] + url + text[match.end(2):], encoding="utf-8")
+    return True
+
+
 def main(argv=None):
-    check = "--check" in (argv if argv is not None else sys.argv[1:])
+    argv = list(argv if argv is not None else sys.argv[1:])
+    if "--repository" in argv:
+        i = argv.index("--repository")
+        if i + 1 >= len(argv):
+            print("usage: python tools/install_cell.py --repository https://github.com/<owner>/<name>")
+            return 2
+        try:
+            set_repository(argv[i + 1])
+        except ValueError as err:
+            print(err)
+            return 2
+        del argv[i:i + 2]
+    check = "--check" in argv
     stale = []
     for path in chapters():
         if check:

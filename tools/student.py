@@ -1,7 +1,12 @@
 """Write a copy of the chapters and the package with the solutions and answers removed (``make student``).
 
 Removed from the chapters: every cell from a ``solution-start`` directive to its
-``solution-end`` (inclusive), cells tagged ``solution``, and all outputs. Removed from the
+``solution-end`` (inclusive), cells tagged ``solution``, and all outputs. The markdown is
+rewritten from MyST into the plain Markdown JupyterLab and Notebook 7 render
+(``tools/myst_plain.py``: an exercise becomes a bold title line and its text, a theorem its
+kind and title, an admonition a block quote, a citation "Author (year)"; ``$…$`` math stays),
+and the install cell installs this copy (the folder above ``book/``) when ``dpnotes`` is missing.
+The copy carries a ``README.md`` (what it is, how to install it, how to check an answer). Removed from the
 package: ``dpnotes/chapter_exercises`` (every exercise's reference answer, as code), the
 claims registry (``dpnotes/claims.py`` and ``dpnotes/data/claims.toml``, build-time only), and the "Examples" sections of the
 docstrings (some evaluate a function at an exercise's parameters). In
@@ -23,8 +28,11 @@ from pathlib import Path
 
 import nbformat
 
+import myst_plain
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not an installed one
+sys.path.insert(1, str(ROOT / "tools"))  # myst_plain
 
 DATA_FILE = "exercise_data.json"
 #: package files a learner does not need: the exercises' reference answers, and the registry of the
@@ -54,23 +62,104 @@ def check(key, value):
 '''
 
 
-def strip_solutions(nb):
+_SOLUTION_START = re.compile(r"^(`{3,}|:{3,})\{solution-start\}", re.M)
+#: a solution-end directive: its opening line, any options, its closing fence (and nothing after it)
+_SOLUTION_END = re.compile(r"^(?P<fence>`{3,}|:{3,})\{solution-end\}[^\n]*\n(?:[ \t]*:[\w-]+:[^\n]*\n)*"
+                           r"[ \t]*(?P=fence)[ \t]*(?:\n|$)", re.M)
+
+#: the install cell of the copy: this copy, from the folder above the notebooks, when dpnotes is missing
+INSTALL_SOURCE = (
+    "# Installs this student copy of the book's package (the folder above this notebook) if dpnotes is missing.\n"
+    "import importlib.util\n"
+    "import os\n"
+    "import subprocess\n"
+    "import sys\n"
+    "\n"
+    'if importlib.util.find_spec("dpnotes") is None:\n'
+    '    copy = os.environ.get("DPNOTES_INSTALL", os.path.dirname(os.getcwd()))\n'
+    '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", copy], check=True)'
+)
+
+README = """# dpnotes: the student copy
+
+The chapters of the book *{title}* as Jupyter notebooks (`book/`), and the book's Python
+package `dpnotes` without the answers: the exercises' reference solutions, the solution
+dropdowns and the stored outputs are removed. `check("key", answer)` still tells you whether an
+answer is right, close or wrong, and names a common slip, by comparing it with salted hashes
+(`dpnotes/exercise_data.json`), never with a stored answer.
+
+## Install
+
+Python 3.11 or newer. From this folder:
+
+```bash
+python -m pip install .
+```
+
+(or `python -m pip install ./student` from the folder above it). Each notebook's first code cell
+runs that line for you when `dpnotes` is missing. Then open the chapters in JupyterLab or
+Notebook 7 (`python -m pip install jupyterlab`, `jupyter lab book`) and run each notebook from
+the top.
+
+## Check an answer
+
+Each exercise is a bold **Exercise** paragraph followed by a code cell:
+
+```python
+answer = None  # replace None with your value
+check("composition-advanced-eps", answer)
+```
+
+Replace `None` with your number (to the precision the exercise asks), formula (a string
+in the exercise's symbols, such as `"2*alpha*sqrt(T)/sigma"`) or function, and run the cell. A written answer goes in the string
+of its cell; `check` only records that there is one: it is graded by hand.
+
+## What this copy hides and what it does not
+
+Hidden: every exercise's answer and solution, the reference formulas, the model solutions and
+rubrics of written exercises. Not hidden: the prompts, the hints, the inputs on which a function
+you write is tested and the name of the package function it is compared with (you may read
+that function: the point is to write your own), and the package itself. Links to other chapters
+open the notebook here; a page that is not a notebook (the glossary, the notation) is named as
+*Title* (in the book).
+"""
+
+
+def solution_free_cells(nb):
+    """The notebook's cells with every solution dropdown removed (and cells tagged ``solution``)."""
     cells, inside = [], False
     for cell in nb.cells:
         src = cell.source
-        if "{solution-start}" in src:
+        start = _SOLUTION_START.search(src)
+        if start:
             inside = True
-            before = src.split("```{solution-start}")[0].rstrip()
+            before = src[: start.start()].rstrip()
             if before:  # text before the directive stays
                 cells.append(nbformat.v4.new_markdown_cell(before))
         if not inside and "solution" not in cell.metadata.get("tags", []):
             cells.append(cell)
-        if "{solution-end}" in src:
+        end = _SOLUTION_END.search(src, start.end() if start else 0) if inside else None
+        if end:
             inside = False
-            after = src.split("{solution-end}", 1)[1].lstrip("`\n ")
+            after = src[end.end():].strip("\n")
             if after.strip():
                 cells.append(nbformat.v4.new_markdown_cell(after))
-    nb.cells = cells
+    return cells
+
+
+def strip_solutions(nb):
+    nb.cells = solution_free_cells(nb)
+    return nb
+
+
+def plain_notebook(nb, convert):
+    """The notebook's markdown rewritten by ``convert`` (MyST → plain Markdown); the install cell for the copy."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = convert(cell.source)
+        elif "install-cell" in cell.metadata.get("tags", []):
+            cell.source = INSTALL_SOURCE
+            cell.metadata.get("jupyter", {}).pop("source_hidden", None)
     return nb
 
 
@@ -130,16 +219,22 @@ def write_package(out):
 
 
 def main(out_dir):
+    import yaml
+
     out = Path(out_dir)
     if out.exists():
         shutil.rmtree(out)
     (out / "book").mkdir(parents=True)
-    for path in sorted((ROOT / "book").glob("*.ipynb")):
-        nb = strip_solutions(nbformat.read(path, as_version=4))
+    chapters = sorted((ROOT / "book").glob("*.ipynb"))
+    convert = myst_plain.PlainMarkdown.for_book(ROOT / "book", copied=[p.name for p in chapters])
+    for path in chapters:
+        nb = plain_notebook(strip_solutions(nbformat.read(path, as_version=4)), convert)
         for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.outputs, cell.execution_count = [], None
         nbformat.write(nb, out / "book" / path.name)
+    title = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
+    (out / "README.md").write_text(README.format(title=title), encoding="utf-8")
     write_package(out)
     print(f"wrote {out}/ (solutions and answers removed)")
 

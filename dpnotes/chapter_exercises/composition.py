@@ -49,7 +49,7 @@ _SETTINGS = {"eps0": 0.03162277660168379, "delta": 1e-09}
 
 EXERCISES = [
     Numeric(
-        key="composition-advanced-eps", chapter=CHAPTER, stars=1,
+        key="composition-advanced-eps", chapter=CHAPTER, stars=1, task="plug-in",
         answer=lambda: epsilon_advanced_composition(0.05, 200, 1e-6, form="zcdp"),
         hint="Use the advanced composition theorem in the form stated in this chapter, with T = 200, ε₀ = 0.05, "
              "δ = 10⁻⁶ and the natural logarithm.",
@@ -65,8 +65,9 @@ EXERCISES = [
         ],
     ),
     Numeric(
-        key="composition-crossover", chapter=CHAPTER, stars=2,
+        key="composition-crossover", chapter=CHAPTER, stars=2, task="multi-step",
         answer=_crossover,
+        sig_figs=None,  # an integer answer
         hint="Compare Tε₀ with the bound of the theorem, divide by ε₀√T, solve for √T and round up to an integer.",
         slips=[
             Slip("rounded-down", "round up: T is the first integer for which the bound is strictly smaller.",
@@ -78,20 +79,19 @@ EXERCISES = [
         ],
     ),
     Numeric(
-        key="composition-rdp-gaussian", chapter=CHAPTER, stars=1,
-        answer=lambda: float(rdp_composition(rdp_gaussian(10.0, 5.0), 50)[0]),
-        hint="At a fixed order the RDP values of the mechanisms add; start from one Gaussian mechanism's ε(α).",
+        key="composition-rdp-gaussian", chapter=CHAPTER, stars=2, task="multi-step",
+        answer=lambda: float(np.sqrt(rdp_gaussian(10.0, 1.0) / rdp_composition(rdp_gaussian(10.0, 6.0), 50)[0])),
+        hint="At a fixed order the RDP values of the mechanisms add; write the composed curve and the curve of one "
+             "Gaussian mechanism with an unknown σ′, and set them equal at every order.",
         slips=[
-            Slip("missing-count", "a missing composition count: that is one mechanism; fifty run.", lambda: 0.2),
-            Slip("sigma-for-sigma2", "it looks as if σ appears where σ² belongs.", lambda: 50 * 10 / (2 * 5)),
-            Slip("missing-two", "the factor 2 in the denominator of the Gaussian's divergence is missing.",
-                 lambda: 50 * 10 / 5**2),
-            Slip("alpha-minus-1-for-alpha", "it looks as if you wrote α − 1 where α belongs.",
-                 lambda: 50 * 9 / (2 * 5**2)),
+            Slip("sigma-times-root-t", "that is σ√T; composing adds privacy loss, so the single mechanism needs less "
+                                      "noise, not more.", lambda: 6.0 * np.sqrt(50)),
+            Slip("missing-root", "the RDP curve involves σ², not σ: take a square root.", lambda: 6.0 / 50),
+            Slip("sigma-for-sigma2", "it looks as if σ appears where σ² belongs.", lambda: 6.0**2 / 50),
         ],
     ),
     Numeric(
-        key="composition-laplace-tight", chapter=CHAPTER, stars=3,
+        key="composition-laplace-tight", chapter=CHAPTER, stars=2, task="multi-step",
         answer=lambda: laplace_scale_for_queries(50, 1.0, 1e-6, rule="advanced-tight"),
         hint="Set the advanced-composition bound equal to the total ε, solve the quadratic for ε₀ > 0, and report "
              "the scale 1/ε₀.",
@@ -108,7 +108,7 @@ EXERCISES = [
         ],
     ),
     Symbolic(
-        key="composition-rdp-curve", chapter=CHAPTER, stars=2,
+        key="composition-rdp-curve", chapter=CHAPTER, stars=2, task="derive",
         answer="T*alpha/(2*sigma**2)",
         symbols={"alpha": (1.1, 64.0), "sigma": (0.3, 10.0), "T": (1, 1000, "integer")},
         hint="Start from the RDP curve of one Gaussian mechanism (sensitivity 1) and compose T of them at a "
@@ -120,7 +120,7 @@ EXERCISES = [
         ],
     ),
     Code(
-        key="composition-hockey-stick", chapter=CHAPTER, stars=2,
+        key="composition-hockey-stick", chapter=CHAPTER, stars=2, task="implement",
         function="hockey_stick_delta", signature="(p, q, eps)",
         reference="dpnotes.privacy_loss:hockey_stick_divergence", argmap={"eps": "epsilon"},
         inputs=_random_pmf_pair, n_cases=40,
@@ -140,7 +140,7 @@ EXERCISES = [
         ],
     ),
     Explore(
-        key="composition-pure-ratio", chapter=CHAPTER, stars=1,
+        key="composition-pure-ratio", chapter=CHAPTER, stars=1, task="reading",
         figure=_PURE, sliders=_SETTINGS,
         answer=lambda: figure_value(_PURE, _SETTINGS, "basic") / figure_value(_PURE, _SETTINGS, "exact"),
         hint="Set both sliders as asked, then read the basic and the exact curve at the right end, T = 1000.",
@@ -156,7 +156,7 @@ EXERCISES = [
         ],
     ),
     Written(
-        key="composition-rdp-additivity", chapter=CHAPTER, stars=2,
+        key="composition-rdp-additivity", chapter=CHAPTER, stars=2, task="prove",
         model_solution=(
             "Write $D_\\alpha(P\\,\\|\\,Q) = \\frac{1}{\\alpha - 1}\\log \\int p^\\alpha q^{1-\\alpha}$. Two independent "
             "mechanisms run on neighbouring data sets give the output pairs the product laws $P_1 \\times P_2$ and "
@@ -176,6 +176,37 @@ EXERCISES = [
                          "same order α."),
             Criterion(1, "Handles adaptivity (conditioning on the first output, the bound holding for every value of "
                          "it) or explains why different orders cannot be added (no factorisation)."),
+        ],
+    ),
+    Written(
+        key="composition-critique-sqrt-t", chapter=CHAPTER, stars=3, task="critique",
+        model_solution=r"""*What is wrong.* The claim $\varepsilon = \varepsilon_0\sqrt T$ keeps only the shape of advanced
+composition and drops both of its other parts, and it forgets that a $\sqrt T$ bound needs its own $\delta'$.
+
+1. *The failure probability.* A sum of $T$ privacy losses concentrates like a random walk only with high
+   probability: the bound $\varepsilon_0\sqrt{2T\log(1/\delta')}$ holds outside an event of probability $\delta'$,
+   which is added to the total $\delta$. With no $\delta'$ there is no $\sqrt T$: for pure $\varepsilon_0$-DP steps the
+   only $\delta = 0$ bound is basic composition, $T\varepsilon_0 = 100$, and it is tight (randomized response's
+   composition reaches it on one output).
+2. *The factor $\sqrt{2\log(1/\delta')}$.* For $\delta' = 10^{-5}$ it is $\sqrt{2\log 10^5} \approx 4.80$, not $1$.
+3. *The drift.* Each step's privacy loss has a positive mean, up to $\varepsilon_0(e^{\varepsilon_0} - 1)$: the
+   random walk drifts, by $T\varepsilon_0(e^{\varepsilon_0} - 1) \approx 1.005$ here, as large as the whole claimed
+   $\varepsilon$.
+
+*A correct statement.* By {prf:ref}`s2-08` with $\delta' = 10^{-5}$:
+$\varepsilon = 0.01\sqrt{2 \cdot 10^4 \log 10^5} + 10^4 \cdot 0.01\,(e^{0.01} - 1) \approx 4.799 + 1.005 \approx 5.80$, with
+$\delta = T\delta_0 + \delta' = 10^{-5} + 10^{-5} = 2 \cdot 10^{-5}$ (the per-step slacks add too). The form of
+{prf:ref}`s3-01` gives $T\varepsilon_0^2/2 + \varepsilon_0\sqrt{2T\log(1/\delta')} \approx 0.5 + 4.799 \approx 5.30$ at the same
+$\delta$. Either way the reported $\varepsilon = 1$ understates the guarantee more than fivefold; an accountant (RDP or
+the exact composition of chapter 7) could tighten the numbers, never to $1$.
+""",
+        rubric=[
+            Criterion(1, "Says a √T bound needs a failure probability δ′ that is added to the total δ (with δ′ = 0 "
+                         "only Tε₀ holds)."),
+            Criterion(1, "Points to the missing factor √(2 log(1/δ′)) (about 4.8 at δ′ = 10⁻⁵)."),
+            Criterion(1, "Points to the missing drift term Tε₀(e^ε₀ − 1) (about 1)."),
+            Criterion(2, "Computes a correct bound (ε ≈ 5.8 by the theorem, or ≈ 5.3 by the zCDP form) with "
+                         "δ = Tδ₀ + δ′ = 2·10⁻⁵."),
         ],
     ),
 ]

@@ -106,11 +106,15 @@ def _time_limit(seconds):
 
 
 def _same(out, expected, rtol, atol):
+    """Whether ``out`` equals ``expected`` within the tolerances (a one-element array, list or tuple
+    counts as the number it holds)."""
     try:
         a = np.asarray(out, dtype=float)
     except (TypeError, ValueError):
         return False
     b = np.asarray(expected, dtype=float)
+    if b.shape == () and a.size == 1:
+        a = a.reshape(())
     if a.shape != b.shape:
         return False
     both_inf = np.isinf(a) & np.isinf(b) & (np.sign(a) == np.sign(b))
@@ -154,6 +158,9 @@ def code_verdict(key, value, *, function, cases, reference, argmap, slips, rtol,
     if first_bad is None:
         return Verdict(key, "right", f"correct: it agrees with the package on all {len(cases)} test inputs.")
     i, out, expected = first_bad
+    if out is None:  # an unfinished stub (``...`` or no return): say so, never the package's value
+        return Verdict(key, "wrong", f"your function returned None: finish it (it has no return value yet). "
+                                     f"{hint}".strip())
     where = f"input {describe_case(cases[i])}"
     for name, message, slip_outputs in slips:
         if all(_same(o, s, rtol, atol) for o, s in zip(outputs, slip_outputs)):

@@ -39,19 +39,17 @@ def figure_value(figure, sliders, trace, x=None):
 class Explore(Numeric):
     """A numeric answer read off figure ``figure`` at the slider settings ``sliders``.
 
-    Tolerances are those of a reading (``rtol`` 2 %, ``close`` 10 %) unless given.
+    Checked like a :class:`~dpnotes.exercise_kinds.Numeric` answer at ``sig_figs`` significant
+    figures (3 by default, as the prompt says: a figure's hover label shows at least that many).
     """
 
     kind: ClassVar[str] = "explore"
 
     figure: str
     sliders: Mapping
-    rtol: float = 0.02
-    close: float = 0.1
-    slip_tol: float = 0.02
 
-    def __post_init__(self):
-        super().__post_init__()
+    def __post_init__(self, *tolerances):
+        super().__post_init__(*tolerances)
         if not isinstance(self.figure, str) or not self.figure:
             raise ValueError(f"{self.key}: figure must be a figure key")
         if not isinstance(self.sliders, Mapping) or not self.sliders:

@@ -18,7 +18,7 @@ from .written import StudentWritten
 
 __all__ = ["export", "StudentRegistry", "FORMAT"]
 
-FORMAT = 1
+FORMAT = 2
 _CHECKERS = {"numeric": StudentNumeric, "explore": StudentNumeric, "symbolic": StudentSymbolic,
              "code": StudentCode, "written": StudentWritten}
 

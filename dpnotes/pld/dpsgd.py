@@ -1,9 +1,9 @@
 r"""DP-SGD front ends: the ε or δ of T steps of the Poisson-subsampled Gaussian by PLD.
 
 :func:`dpsgd_epsilon_bracket` returns certified lower and upper bounds on ε
-(an :class:`EpsilonBracket`) on a grid chosen up front from the requested
-width by an error model (:func:`_width_interval`, from a one-step Chernoff
-pilot :func:`_chernoff_pilot`), refined only if the bracket misses it, both
+(an :class:`EpsilonBracket`), each end on a grid chosen up front from the requested
+width by an error model (:func:`_end_intervals`, :func:`_width_interval`, from a one-step
+Chernoff pilot :func:`_chernoff_pilot`), refined only if the bracket misses it, both
 bounds composed in the Fourier domain (:meth:`~dpnotes.pld.grid.LossGrid.power`);
 without a requested width it keeps the book's grid and repeated squaring.
 :func:`dpsgd_epsilon_pld` composes the upper PLD alone on the a-priori grid,
@@ -247,7 +247,7 @@ def _chernoff_pilot(q, sigma, steps, delta, tail_mass):
     return lams, max(max(eps), 1e-12)
 
 
-def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=False):
+def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=False, pilot=None):
     r"""The grid spacing whose bracket (or upper bound) the error model puts ``rel_width``·ε off (a-priori).
 
     Connect-the-dots spreads each step's loss by a variance ≤ h²/4 and merging
@@ -257,7 +257,7 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     x = e^{3/max(σ, 0.8)²},
 
     .. math:: \text{width} \approx (1 + \hat\lambda)\,T h^2\,\big(K_0 + x\,h/(2q)\big),\qquad
-              \text{upper} - \varepsilon \approx (1 + \hat\lambda)\,T h^2\,K_0'\sqrt{1 + x/4},
+              \text{upper} - \varepsilon \approx (1 + \hat\lambda)\,T h^2\,K_0',
 
     solved for h (h ≤ s/2), with (λ̂, ε̂) from :func:`_chernoff_pilot` (λ̂ the
     larger of the two directions), K₀ = :data:`_WIDTH_K`, K₀' = :data:`_UPPER_K`.
@@ -268,17 +268,19 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     steep right tail), while the upper bound alone stays at order h².
     Where the model is off the bracket refines (:func:`dpsgd_epsilon_bracket`).
 
+    ``pilot``: (λ̂, ε̂) of :func:`_chernoff_pilot` if already computed.
+
     Returns
     -------
     (float, tuple)
         The spacing h, and the Chernoff tilts λ̂ of the pilot (one per direction).
     """
-    lams, eps_hat = _chernoff_pilot(q, sigma, steps, delta, tail_mass)
+    lams, eps_hat = _chernoff_pilot(q, sigma, steps, delta, tail_mass) if pilot is None else pilot
     s = max(_step_loss_std(q, sigma), 1e-12)
     x = math.exp(3.0 / max(sigma, 0.8)**2)  # fitted for σ ≥ 0.8 only
     target = rel_width * eps_hat / ((1.0 + max(lams)) * steps)  # = h²·K(h)
     if upper_only:
-        h = math.sqrt(target / (_UPPER_K * math.sqrt(1.0 + 0.25 * x)))
+        h = math.sqrt(target / _UPPER_K)
     else:  # h²(K₀ + c·h) = target, c = x/(2q): the root of an increasing cubic, by bisection in log h
         c = x / (2.0 * q)
         hi = math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
@@ -291,8 +293,50 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     return float(min(h, s / 2, 0.05)), lams
 
 
+def _end_intervals(q, sigma, steps, delta, rel_width, tail_mass):
+    r"""Spacings (h_upper, h_lower, α) for a bracket of relative width ``rel_width``, each end on its own grid; the tilts.
+
+    The two ends are independent certified bounds, so each may have its own grid. Of the width
+    r·ε̂, a share α goes to the upper end (its error model, :func:`_width_interval` with
+    ``upper_only``, asked for α·r) and 1 − α to the lower end (the bracket's model asked for
+    (1 − α)·r: conservative, as that model holds the whole width). α ∈ {0.1, 0.2, …, 0.9} is
+    the one with the fewest grid points, 1/h_upper + 1/h_lower (the cost of the step grids and
+    of the transforms is about linear in them), unless one grid for both ends, by the bracket's
+    model for the whole width, holds fewer (then α = 0) and the model's h³ term (x·h/(2q)) is below
+    its h² term (K₀): where it is above, the merged lower end errs at order h³/q, the model is least
+    sure (it missed by up to 3× at q = 10⁻³, σ ≤ 1.1) and the lower end gets most of the width
+    on its own grid, refined alone on a miss; elsewhere one grid mostly serves both.
+    """
+    pilot = _chernoff_pilot(q, sigma, steps, delta, tail_mass)
+    shared, _ = _width_interval(q, sigma, steps, delta, rel_width, tail_mass, pilot=pilot)
+    best = (shared, shared, 0.0)  # one grid for both ends, the whole width by the bracket's model (α = 0)
+    if math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q) * shared >= _WIDTH_K:  # the lower end's h³ term dominates:
+        best = None  # its model is least sure there (it missed by up to 3×): split, and refine the lower end alone
+    for alpha in np.arange(1, 10) / 10:
+        h_up, _ = _width_interval(q, sigma, steps, delta, alpha * rel_width, tail_mass, upper_only=True, pilot=pilot)
+        h_lo, _ = _width_interval(q, sigma, steps, delta, (1 - alpha) * rel_width, tail_mass, pilot=pilot)
+        if best is None or 1 / h_up + 1 / h_lo < 1 / best[0] + 1 / best[1]:
+            best = (h_up, h_lo, alpha)
+    return best[0], best[1], best[2], pilot[0]
+
+
+def _lower_step(q, sigma, h, ratio):
+    r"""The factor s on the spacing h that scales the lower end's error by ``ratio`` < 1 in the model of
+    :func:`_width_interval`: s²(K₀ + c·s·h)/(K₀ + c·h) = ratio, c = x/(2q) (between s = √ratio where the h² term
+    dominates and s = ratio^{1/3} where the h³ term does), by bisection in s ∈ (0, 1)."""
+    c = math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q)
+    lo, hi = 0.0, 1.0
+    for _ in range(50):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if mid * mid * (_WIDTH_K + c * mid * h) <= ratio * (_WIDTH_K + c * h) else (lo, mid)
+    return lo
+
+
 _WIDTH_K = 0.14  # K₀ of :func:`_width_interval` (measured ≈ 0.1, plus a margin so the first grid mostly suffices)
-_UPPER_K = 0.1  # K₀' of :func:`_width_interval` (upper − ε measured ≈ 0.05–0.09 (1 + λ)T h² for σ ≥ 2)
+# K₀' of :func:`_width_interval`: upper − ε measured 0.05–0.15·(1 + λ̂)T h²/ε̂·ε over the quick grid (q ∈ {10⁻³, 10⁻²,
+# 0.05}, σ ∈ {0.8, 1.1, 2, 4}, T ∈ {10³, 10⁴}, r = 10⁻³), with no trend in σ (an earlier factor √(1 + x/4) made the
+# grid up to 5× finer than needed at σ = 0.8)
+_UPPER_K = 0.16
 
 
 def _step_pld(q, sigma, steps, interval, tail_mass, pessimistic):
@@ -454,13 +498,14 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     r"""Lower and upper bounds on the ε of DP-SGD (Poisson rate q, noise σ, T steps) at δ.
 
     Both bounds come from discretised PLDs of the subsampled Gaussian composed T
-    times (upper: connect-the-dots, lower: merged bins; see the module), on the
-    same grid and with the same FFT tilt. With ``interval=None`` and a
-    ``rel_width`` given, the grid spacing is chosen up front for that width by an
-    error model (:func:`_width_interval`); if the bracket is still wider than
-    ``rel_width``·upper, the spacing is refined by the measured width (width ∝ h²),
-    at most ``max_refinements`` times and not once refining stops shrinking the
-    bracket. With ``rel_width=None`` (the default) the grid starts at
+    times (upper: connect-the-dots, lower: merged bins; see the module), with the
+    same FFT tilt. With ``interval=None`` and a ``rel_width`` given, each end has
+    its own grid, chosen up front by an error model (:func:`_end_intervals`: the
+    width split between the ends so that the two grids hold the fewest points);
+    if the bracket is still wider than ``rel_width``·upper, the lower end's grid is
+    refined first (alone: its h³ term is where the model misses), then both,
+    by the measured width, at most ``max_refinements`` times and not once refining
+    stops shrinking the bracket. With ``interval`` given both ends share it. With ``rel_width=None`` (the default) the grid starts at
     :func:`dpsgd_grid_interval` (a bracket near 10⁻⁴ relative wide) and is refined
     until it is 10⁻³ wide: the book's stored numbers are computed so; it is
     slower than asking for the width you need. The FFTs are tilted by the
@@ -514,24 +559,35 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     algorithm = "squaring" if legacy else "power"  # the book's numbers were composed by squaring
     if auto and legacy:  # the tilt is then the Chernoff tilt of each grid tried
         d, lam = dpsgd_grid_interval(q, sigma, steps), _given_or_pilot_tilt(tilt, None)
-    elif auto:
-        d, lam = _width_interval(q, sigma, steps, delta, rel_width, tail_mass)
+    elif auto:  # each end on its own grid: d_up (upper), d (lower)
+        d_up, d, alpha, lam = _end_intervals(q, sigma, steps, delta, rel_width, tail_mass)
         lam = _given_or_pilot_tilt(tilt, lam)
         d = max(d, _finest_interval(q, sigma, steps))  # a miss is then reported
+        d_up = max(d_up, _finest_interval(q, sigma, steps))
     else:
         d, lam = interval, _given_or_pilot_tilt(tilt, None)
+    split = auto and not legacy  # the two ends on separate grids (possibly equal: alpha = 0)
     # with a rel_width asked for, the first grid is the finest within the time limit (a wider bracket is then
     # reported, width_met False); the default (the book's stored numbers) keeps its grid and the size limit
     while auto and not legacy and _dpsgd_seconds(q, sigma, steps, d, tail_mass, 2, algorithm)[0] > MAX_SECONDS:
         d *= 1.25
+    if split:
+        while _dpsgd_seconds(q, sigma, steps, min(d, d_up), tail_mass, 2, algorithm)[0] > MAX_SECONDS:
+            d_up *= 1.25
     _check_dpsgd_cost(q, sigma, steps, d, tail_mass, kinds=2, algorithm=algorithm, timed=not legacy)
     # the plain pipeline where its round-off moves ε by ≤ 5 % of the width asked (not for the book's legacy grid)
     share = _ROUNDOFF_SHARE * rel_width if auto and not legacy and isinstance(tilt, str) else None
     kept, last = None, math.inf  # the last bracket computed and its width
+    if not split:
+        alpha = 0.0
+    refine_up = refine_lo = True  # which ends to (re)compute
     for attempt in range(max_refinements + 1):
         try:
-            e_up, used = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, algorithm, share)
-            e_lo, _ = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, False, used, algorithm, share)
+            if refine_up or not split:
+                e_up, used = _composed_epsilon(q, sigma, steps, delta, d_up if split else d, tail_mass, True, lam,
+                                               algorithm, share)
+            if refine_lo or not split:
+                e_lo, _ = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, False, used, algorithm, share)
         except ValueError:
             if kept is None:
                 raise
@@ -540,17 +596,29 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
         kept, width = (e_up, e_lo), e_up - e_lo
         if not auto or not math.isfinite(e_up) or width <= rel_width * max(e_up, 1e-300):
             break
-        if width > 0.7 * last:  # not shrinking: round-off, not the grid, sets the width
+        if width > 0.7 * last and refine_up:  # not shrinking: round-off, not the grid, sets the width
             break
-        last = width
+        last = width if refine_up else math.inf  # (refining the lower end alone may leave the upper end's share)
         # width ∝ h² (or faster): aim below the target
         aim, most = (0.5, 0.7) if legacy else (0.8, 0.9)
         step = max(min(math.sqrt(aim * rel_width * e_up / width), most), 0.1)
+        if split and alpha > 0 and attempt == 0:
+            # first miss on split grids: the error model of the upper end is conservative (its measured error is below
+            # it), the lower end's h³ term is the one that misses; so refine the lower end alone for the whole miss,
+            # keeping the share the upper end was given (α·r·ε at most, its model; at most half the width)
+            up_share = min(alpha * rel_width * e_up, 0.5 * width)
+            step = max(min(_lower_step(q, sigma, d, max(aim * rel_width * e_up - up_share, 0.05 * width)
+                                       / (width - up_share)), most), 0.1)
+            refine_up, refine_lo = False, True
+        else:
+            refine_up = refine_lo = True
         try:
             _check_dpsgd_cost(q, sigma, steps, d * step, tail_mass, kinds=2, algorithm=algorithm, timed=False)
         except ValueError:
             break  # a finer grid would be too large: report the bracket reached
         d *= step
+        if split and refine_up:
+            d_up = min(d_up * step, d_up)
     met = not auto or not math.isfinite(e_up) or e_up - e_lo <= rel_width * max(e_up, 1e-300)
     if not met:
         warnings.warn(f"the ε bracket [{e_lo:.6g}, {e_up:.6g}] is {(e_up - e_lo) / e_up:.2g} wide, above rel_width = "

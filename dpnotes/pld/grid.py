@@ -379,7 +379,8 @@ class LossGrid:
         refused up front (:meth:`check_composed_size`) beyond the grid-size limit, or (``timed``) the time limit."""
         count = int(check_count(count, "count"))
         tail_mass = check_tail_mass(tail_mass)
-        self.check_composed_size(count, tail_mass, timed=timed)
+        if timed:  # untimed, the check computes an estimate only (the DP-SGD routes make their own)
+            self.check_composed_size(count, tail_mass, timed=timed)
         tail_mass = tail_mass / count  # a cut at one level is repeated up to `count` times
         result, base = None, self
         while count:
@@ -420,7 +421,8 @@ class LossGrid:
         count = int(check_count(count, "count"))
         if count == 1:
             return self
-        self.check_composed_size(count, check_tail_mass(tail_mass), algorithm="power", timed=timed)
+        if timed:  # untimed, the check computes an estimate only (the DP-SGD routes make their own)
+            self.check_composed_size(count, check_tail_mass(tail_mass), algorithm="power", timed=timed)
         if self.error > 0 or self.inf_error > 0:
             raise ValueError("power composes a grid that carries no round-off yet")
         tail_mass = check_tail_mass(tail_mass)

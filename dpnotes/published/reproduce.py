@@ -9,6 +9,7 @@ from ..conversion import epsilon_from_rdp
 from ..orders import DEFAULT_ORDERS
 from ..pld import dpsgd_clt_mu, dpsgd_epsilon_bracket
 from ..privacy_loss import epsilon_gaussian
+from ..rounding import bracket_text
 from ..subsampling import rdp_subsampled_gaussian
 from .data import published_numbers
 
@@ -193,6 +194,8 @@ def reproduction_table(reproductions, *, style="text", epochs=True, source=None)
     .. math:: [\lfloor 100\,\underline\varepsilon\rfloor/100,\ \lceil 100\,\overline\varepsilon\rceil/100]
               \ni \varepsilon
 
+    (by :func:`dpnotes.rounding.bracket_text`, exactly in decimal).
+
     Parameters
     ----------
     reproductions : iterable of PublishedReproduction
@@ -241,7 +244,7 @@ def reproduction_table(reproductions, *, style="text", epochs=True, source=None)
                     pld = "—"
                 else:
                     lo, up = r.pld_bracket
-                    pld = f"[{math.floor(lo * 100) / 100:.2f}, {math.ceil(up * 100) / 100:.2f}]"
+                    pld = bracket_text(lo, up, decimals=2)
             cells.append([label, steps, _SYMBOL[name], f"{value:.{decimals}f}",
                           f"{r.same_method[name]:.{1 if name == 'order' else 4}f}",
                           "reproduced" if r.reproduced[name] else "not reproduced", rdp, pld])

@@ -10,7 +10,8 @@
  * - The bibliography's citation list is marked role="list" but holds anchors beside its
  *   entries; the role is dropped (it is a plain list of entries to a screen reader).
  * - Regions that scroll sideways (wide tables, long output) get a tab stop and a name, so a
- *   keyboard reader can scroll them.
+ *   keyboard reader can scroll them; so do displayed formulas wider than the page, once MathJax
+ *   has typeset them (the site loads MathJax without its menu, which gave every formula a tab stop).
  */
 (function () {
   "use strict";
@@ -38,6 +39,19 @@
         if (!el.hasAttribute("role")) el.setAttribute("role", "region");
         if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", "scrollable content");
       });
+  }
+  function scrollableMath() {
+    document.querySelectorAll('.bd-article mjx-container[display="true"]').forEach(function (el) {
+      if (!el.hasAttribute("tabindex") && el.scrollWidth > el.clientWidth + 1) el.setAttribute("tabindex", "0");
+    });
+  }
+  // MathJax may not have started yet (chapters with figures start it after the figures are drawn)
+  var mj = window.MathJax;
+  if (mj && mj.startup && mj.startup.promise) {
+    mj.startup.promise.then(scrollableMath);
+  } else if (mj) {
+    mj.startup = mj.startup || {};
+    mj.startup.pageReady = function () { return window.MathJax.startup.defaultPageReady().then(scrollableMath); };
   }
   if (document.readyState === "complete") keyboardScrollable();
   else window.addEventListener("load", keyboardScrollable);
