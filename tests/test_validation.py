@@ -738,3 +738,12 @@ def test_loss_grid_methods_at_the_float_limit_and_the_size_check_s_own_memory():
     finally:
         tracemalloc.stop()
     assert peak < 40 * 8 * n  # ~26 arrays of the grid's size (was ~250: 40 rows and their temporaries, 2 GB)
+
+
+def test_the_ladders_last_refusals_come_first():
+    """PrivacyLossDistribution.self_compose(10**9 + 1) named (was a mass check naming probs and inf_mass, after the
+    work); claim26_table of 262,144 rows (two distinct pairs) refused by its row count (was over 10 s)."""
+    with pytest.raises(ValueError, match="count must be at most 1e9"):
+        dpnotes.pld_gaussian(1.0).self_compose(10**9 + 1)
+    with pytest.raises(ValueError, match="needs about"):
+        dpnotes.claim26_table(np.resize(np.array([(0.5, 0.5), (1.0, 1.0)]), (262144, 2)))

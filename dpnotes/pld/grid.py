@@ -334,6 +334,9 @@ class LossGrid:
         n this grid's points). Returns that estimate when it is within ``MAX_POINTS``.
         """
         count = int(check_count(count, "count"))
+        if count > 10**9:  # the FFT round-off (and the atom at +∞, bounded with 1 + 4·T·n·u) grows like T·u
+            raise ValueError(f"count must be at most 1e9 for a composed grid, whose round-off grows with the count "
+                             f"(got {count}); use an RDP or CLT route for more compositions")
         tail_mass = check_tail_mass(tail_mass)
         p, n = self.probs, self.probs.size
         mass = float(p.sum())
