@@ -122,7 +122,9 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
     distinct = len({(float(a), float(b)) for a, b in pairs})
     share = max(2e8 / distinct, 1e6)
     check_cost(f"claim26_table of {distinct} distinct pairs", "tabulate at most 200 distinct pairs per call",
-               seconds=10.0 * share * distinct / 2e8 + 5e-5 * len(pairs))  # and a cached look-up per row
+               # the brackets share one work limit (about 10 s in all) up to 200 distinct pairs, beyond which each
+               # share would fall below a bracket's 10⁶-node floor; every row adds a cached look-up
+               seconds=(0.05 * distinct if distinct > 200 else 0.0) + 5e-5 * len(pairs))
     for c1, c2 in pairs:
         c1, c2 = float(c1), float(c2)
         K = float(claim26_constant(c1, c2, max_work=share))
