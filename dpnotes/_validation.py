@@ -7,6 +7,11 @@ and raises ``ValueError`` naming the parameter and its allowed range.
 import numpy as np
 
 
+#: the most entries of one array argument: 10⁷ doubles (80 MB); the intermediate arrays of a call (a dozen or more of
+#: its arguments' size) then stay within :data:`MAX_BYTES`
+MAX_ARRAY_ENTRIES = 10**7
+
+
 def _as_float(x, name):
     """``x`` as a float ndarray; ``TypeError`` for non-numbers (strings, None, complex), ``ValueError``
     for ragged or empty arrays and NaN, each naming the parameter."""
@@ -28,6 +33,10 @@ def _as_float(x, name):
                         f"{raw.dtype})") from err
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty (got an array of shape {arr.shape})")
+    if arr.size > MAX_ARRAY_ENTRIES:
+        raise ValueError(f"{name} holds {arr.size:.3g} entries (limit {MAX_ARRAY_ENTRIES:.0e}): a call makes a dozen or "
+                         f"more arrays of its arguments' size, about {16 * 8 * arr.size / 2**30:.3g} GiB here against the "
+                         f"{MAX_BYTES / 2**30:.1f} GiB limit; pass fewer entries, in several calls")
     if np.any(np.isnan(arr)):
         raise ValueError(f"{name} must not be NaN")
     return arr
@@ -128,6 +137,13 @@ def check_work(estimate, limit, what, remedy):
 MAX_BYTES = 1.5 * 2**30
 #: the most time one public call may take on a 2-core machine (estimated from measured rates)
 MAX_SECONDS = 10.0
+
+
+class AccuracyWarning(RuntimeWarning):
+    """A result less accurate than the caller asked for (a bracket wider than ``rel_width``, a grid coarser
+    than asked), still a valid bound; the functions that emit it say so in their docstrings. A subclass of
+    ``RuntimeWarning`` (so filters on that still see it), told apart from numpy's warnings of an intermediate
+    step, which never reach the caller."""
 
 
 def check_cost(what, remedy, *, seconds=0.0, nbytes=0.0):

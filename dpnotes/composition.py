@@ -253,8 +253,9 @@ def epsilon_per_query_advanced(epsilon, k, delta_prime, form="zcdp"):
     if form == "linear":
         return float(eps / s)
     if form == "zcdp":
-        # rationalised to avoid cancellation: (√(s²+2kε) − s)/k = 2ε/(√(s²+2kε) + s)
-        return float(2.0 * eps / (np.sqrt(s * s + 2.0 * k * eps) + s))
+        # rationalised to avoid cancellation: (√(s²+2kε) − s)/k = 2ε/(√(s²+2kε) + s) = ε/((hypot(s, √(2kε)) + s)/2),
+        # the root by hypot and the factor 2 moved below: no overflow up to ε = 1.8e308
+        return float(eps / (0.5 * (np.hypot(s, np.sqrt(2.0 * k) * np.sqrt(eps)) + s)))
     if form == "drv":
         f = lambda e0: e0 * s + k * e0 * np.expm1(e0) - eps  # noqa: E731
         # f(hi) ≥ 0 at hi = ε/s, and at hi = max(1, log(1 + ε/k)) (there k·hi·(e^hi − 1) ≥ ε): no overflow
@@ -478,7 +479,7 @@ def gaussian_sigma_classical(epsilon, delta, sensitivity=1.0):
     eps = check_interval(epsilon, "epsilon", 0, 1, closed_low=False, closed_high=False)
     d = check_delta(delta)
     s = check_positive(sensitivity, "sensitivity")
-    return scalar_or_array(s * np.sqrt(2.0 * np.log(1.25 / d)) / eps)
+    return scalar_or_array(s * np.sqrt(2.0 * (np.log(1.25) - np.log(d))) / eps)
 
 
 @named_shapes
@@ -524,7 +525,7 @@ def gaussian_classical_breakdown_epsilon(delta):
     from scipy import optimize  # deferred: import dpnotes loads no scipy
 
     d = float(check_interval(delta, "delta", 0, 0.5, closed_low=False))
-    c = float(np.sqrt(2.0 * np.log(1.25 / d)))
+    c = float(np.sqrt(2.0 * (np.log(1.25) - np.log(d))))
     target = np.log(d)
     f = lambda e: float(log_delta_gaussian(e, e / c)) - target  # noqa: E731
     lo, hi = 1.0, 2.0
@@ -609,7 +610,7 @@ def gaussian_variance_advanced_composition(k, epsilon, delta, delta_prime, *,
                 f"the classical calibration sigma^2 = 2 log(1.25/delta_0)/epsilon_0^2 holds only for a per-query "
                 f"epsilon_0 < 1; epsilon = {eps:g} over k = {k:g} queries with delta_prime = {dp:g} gives "
                 f"epsilon_0 = {e0:.6g}: use a smaller epsilon or calibration='exact'")
-        log_var = np.log(2.0 * np.log(1.25 / d0)) - 2.0 * np.log(e0)
+        log_var = np.log(2.0 * (np.log(1.25) - np.log(d0))) - 2.0 * np.log(e0)
         if log_var > _LOG_MAX_FLOAT:
             raise ValueError(f"the variance exceeds the floating-point range at k = {k:g}, epsilon = {eps:g}, "
                              f"delta = {d:g}, delta_prime = {dp:g}: use a larger epsilon or delta, or a smaller k")

@@ -157,8 +157,12 @@ def steps_from_epochs(epochs, q):
     """
     epochs = float(check_positive(epochs, "epochs"))
     q = float(check_positive(check_probability(q, "q"), "q"))
+    steps = epochs / q
+    if not math.isfinite(steps):
+        raise ValueError(f"epochs / q (the number of steps) must be below 1.8e308, the largest float "
+                         f"(got epochs = {epochs:g}, q = {q:g})")
     # round first so that 100/0.01 = 10000.000000000002 does not become 10001
-    return int(math.ceil(round(epochs / q, 9)))
+    return int(math.ceil(round(steps, 9)))
 
 
 @named_shapes

@@ -27,7 +27,6 @@ from ._validation import (
     named_shapes,
     scalar_or_array,
 )
-from .rdp import rdp_gaussian
 
 __all__ = [
     "smoothness_constant",
@@ -178,10 +177,14 @@ def gradient_step_contraction(X, y, eta, loss="squared", n_pairs=2000, seed=0, r
     v = rng.normal(size=(n_pairs, d)) * radius / np.sqrt(d)
     half = n_pairs // 2
     v[:half] = w[:half] + 1e-3 * rng.normal(size=(half, d))
-    step_w = w - eta * loss_gradient(w, X, y, loss)
-    step_v = v - eta * loss_gradient(v, X, y, loss)
-    ratio = np.linalg.norm(step_w - step_v, axis=1) / np.linalg.norm(w - v, axis=1)
-    return float(np.max(ratio))
+    # ‖(w − η∇f(w)) − (v − η∇f(v))‖ = η‖(w − v)/η − (∇f(w) − ∇f(v))‖: no ∞ − ∞ for a huge η
+    gap = loss_gradient(w, X, y, loss) - loss_gradient(v, X, y, loss)
+    ratio = eta * (np.linalg.norm((w - v) / eta - gap, axis=1) / np.linalg.norm(w - v, axis=1))
+    out = float(np.max(ratio))
+    if not math.isfinite(out):
+        raise ValueError(f"eta is too large: the contraction factor of a step exceeds 1.8e308, the largest float "
+                         f"(got eta = {eta:g})")
+    return out
 
 
 @named_shapes
@@ -270,7 +273,12 @@ def rdp_noisy_sgd_all_iterates(alpha, lipschitz, sigma):
     alpha = check_order(alpha, allow_one=True)
     L = check_positive(lipschitz, "lipschitz")
     sigma = check_positive(sigma, "sigma")
-    return scalar_or_array(rdp_gaussian(alpha, sigma, 2.0 * L))
+    # 2α(L/σ)² directly: the ratio first (no 2L overflowing to ∞ for L near the float limit)
+    out = 2.0 * alpha * (L / sigma) ** 2
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"lipschitz/sigma is too large: 2·alpha·(lipschitz/sigma)² exceeds 1.8e308, the largest "
+                         f"float (got lipschitz {np.ravel(L)[:3]}, sigma {np.ravel(sigma)[:3]})")
+    return scalar_or_array(out)
 
 
 @named_shapes

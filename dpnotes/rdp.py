@@ -110,12 +110,12 @@ def rdp_laplace(alpha, scale, sensitivity=1.0):
     u = np.where(finite, alpha - 1.0, 1.0)
     safe_u = np.where(u > 0, u, 1.0)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        # mixture weights α/(2α−1) and (α−1)/(2α−1), exponents (α−1)t and −αt (t = Δ/b)
-        log_mix = np.logaddexp(
-            np.log1p(u) - np.log1p(2.0 * u) + u * t,
-            np.log(u) - np.log1p(2.0 * u) - (1.0 + u) * t,
-        )
-        val = np.where(u * t > _SMALL, log_mix / safe_u, _laplace_small_u(u, t))
+        # mixture weights α/(2α−1) and (α−1)/(2α−1), exponents (α−1)t and −αt (t = Δ/b); the factor e^{(α−1)t}
+        # taken out, log(mixture)/(α−1) = t + log(α/(2α−1) + (α−1)/(2α−1)·e^{−(2α−1)t})/(α−1): nothing overflows
+        # up to α = 1.8e308 (log(2α−1) = log 2 + log(α − ½) for α > 2, where 2α − 1 may overflow)
+        log_2u1 = np.where(u > 1.0, np.log(2.0) + np.log(u + 0.5), np.log1p(2.0 * np.minimum(u, 1.0)))
+        log_rest = np.logaddexp(np.log1p(u) - log_2u1, np.log(u) - log_2u1 - (t + 2.0 * (u * t)))
+        val = np.where(u * t > _SMALL, t + log_rest / safe_u, _laplace_small_u(u, t))
     out = np.where(finite, val, t)
     return scalar_or_array(out)
 

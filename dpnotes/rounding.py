@@ -28,7 +28,10 @@ _EXACT = Context(prec=800)
 def _check_value(value, name):
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)) and not hasattr(value, "__float__"):
         raise TypeError(f"{name} must be a real number (got {type(value).__name__})")
-    v = float(value)
+    try:
+        v = float(value)
+    except (TypeError, ValueError) as err:  # an array (empty, or of several numbers) has no single float
+        raise TypeError(f"{name} must be a single real number (got {type(value).__name__} {str(value)[:40]})") from err
     if math.isnan(v):
         raise ValueError(f"{name} must be a number, not NaN (a bound that is NaN bounds nothing)")
     return v
@@ -83,8 +86,8 @@ def outward(value, side, *, decimals=None, significant=None):
     >>> str(outward(0.29, "upper", decimals=2))  # the float 0.29 is 0.28999…: up gives 0.29
     '0.29'
     """
-    if side not in _SIDES:
-        raise ValueError(f"side must be one of {_SIDES} (got {side!r})")
+    if not isinstance(side, str) or side not in _SIDES:
+        raise ValueError(f"side must be one of {_SIDES} (got {side!r:.60})")
     _check_digits(decimals, significant)
     v = _check_value(value, "value")
     if math.isinf(v):

@@ -131,12 +131,13 @@ def tradeoff_laplace(alpha_type1, mu):
     a = _check_alpha_type1(alpha_type1)
     mu = check_nonnegative(mu, "mu")
     a, mu = np.broadcast_arrays(a, mu)
-    low = 0.5 * np.exp(-mu)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        first = 1.0 - np.exp(mu) * a
-        middle = np.exp(-mu) / (4.0 * a)
+        # in log space: e^μ·α and e^{−μ}/(4α) without ∞·0 or 0/0 where e^{−μ} underflows (log α = −∞ at α = 0)
+        la = np.log(a)
+        first = 1.0 - np.exp(mu + la)
+        middle = np.exp(-mu - np.log(4.0) - la)
         last = np.exp(-mu) * (1.0 - a)
-    out = np.where(a < low, first, np.where(a <= 0.5, middle, last))
+    out = np.where(la < np.log(0.5) - mu, first, np.where(a <= 0.5, middle, last))
     return scalar_or_array(np.clip(out, 0.0, 1.0))
 
 

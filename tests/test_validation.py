@@ -583,3 +583,167 @@ def test_a_deterministic_slice_of_the_call_fuzz_finds_no_defect(module, calls, c
     code = fuzz_calls.main(["--calls", str(calls), "--methods", "5", "--composed", "2", "--no-ladders", "--seed", "5",
                             "--only", module, "--jobs", "1", "--limit", "600"])  # no time criterion
     assert code == 0, capsys.readouterr().out[-3000:]
+
+
+# ----------------------------------------------------------------------------- issue 28: what the call fuzz found last
+
+
+def test_no_nan_at_subnormal_or_huge_arguments():
+    """Reproducers of tools/fuzz_calls.py's last silent wrong values, each against a closed form or mpmath."""
+    from dpnotes.composition import (delta_prime_minimising_variance, epsilon_advanced_composition,
+                                     epsilon_per_query_advanced, gaussian_classical_breakdown_epsilon)
+    from dpnotes.noise_comparison import shift_rdp
+    from dpnotes.subsampling import claim26_seed_sum
+
+    # μ = 5e-324: ε/μ = ∞, δ = 0 (was NaN from ∞·0 in the small-μ quadrature)
+    assert dpnotes.delta_gaussian(1.0, 5e-324) == 0.0
+    assert dpnotes.log_delta_gaussian(1.0, 5e-324) == -math.inf
+    assert dpnotes.gaussian_delta_exact(1.0, 5e-324) == 0.0
+    # ε = 1e308: ε₀ from the zCDP quadratic without overflow, and it composes back to ε
+    e0 = epsilon_per_query_advanced(1e308, 100, 1e-5)
+    assert e0 == pytest.approx(math.sqrt(2.0 / 100) * 1e154, rel=1e-6)
+    assert epsilon_advanced_composition(e0, 100, 1e-5, form="zcdp") == pytest.approx(1e308, rel=1e-12)
+    assert all(math.isfinite(v) for v in delta_prime_minimising_variance(10, 1e308, 1e-5, calibration="exact"))
+    # δ = 5e-324: c = √(2 log(1.25/δ)) without 1.25/δ = ∞; the root is where log δ_exact = log δ
+    d = 5e-324
+    eps = gaussian_classical_breakdown_epsilon(d)
+    c = math.sqrt(2.0 * (math.log(1.25) - math.log(d)))
+    assert dpnotes.log_delta_gaussian(eps, eps / c) == pytest.approx(math.log(d), rel=1e-9)
+    # α = 1e308: the Laplace RDP tends to Δ/b (was −∞ from log1p(2α) = ∞)
+    assert dpnotes.rdp_laplace(1e308, 1.0) == pytest.approx(1.0, rel=1e-12)
+    assert shift_rdp("laplace", 1e308, 2.0) == pytest.approx(float(dpnotes.rdp_laplace(1e308, 1.0)), rel=1e-12)
+    with mpmath.workdps(40):  # and agrees with mpmath over the orders
+        for a in (1.5, 1e3, 1e12, 1e200):
+            A, t = mpmath.mpf(a), mpmath.mpf(0.7)
+            exact = mpmath.log(A / (2 * A - 1) * mpmath.exp((A - 1) * t) + (A - 1) / (2 * A - 1) * mpmath.exp(-A * t)) / (A - 1)
+            assert float(dpnotes.rdp_laplace(a, 1.0 / 0.7)) == pytest.approx(float(exact), rel=1e-12)
+    # r = c₁/√n underflows to 0: the binomial sum is 1 (its j = 0 term), not 0·log 0 = NaN
+    assert claim26_seed_sum(5e-324, 1.0, 10000) == pytest.approx(1.0, rel=1e-12)
+
+
+def test_privacy_loss_log_ratio_at_infinite_outputs_is_its_limit():
+    gauss, lap = dpnotes.privacy_loss_gaussian(1.3, 0.7), dpnotes.privacy_loss_laplace(1.3, 0.7)
+    assert gauss.log_ratio(math.inf) == math.inf and gauss.log_ratio(-math.inf) == -math.inf
+    assert lap.log_ratio(math.inf) == pytest.approx(0.7 / 1.3) and lap.log_ratio(-math.inf) == pytest.approx(-0.7 / 1.3)
+    y = np.linspace(-5.0, 5.0, 41)
+    for loss in (gauss, lap):  # the closed forms are log P − log Q where both are finite
+        assert np.allclose(loss.log_ratio(y), loss.log_p(y) - loss.log_q(y), rtol=0, atol=1e-13)
+
+
+def test_privacy_loss_expectation_at_extreme_scales():
+    """E[Z²] = μ⁴/4 + μ² for the Gaussian loss N(μ²/2, μ²): right for tiny μ (was 0.0), refused by name when it
+    exceeds the float range (was 0.0)."""
+    h = lambda z: np.asarray(z) ** 2  # noqa: E731
+    for sigma in (1e150, 1e10, 1.0, 1e-3):
+        mu = 1.0 / sigma
+        assert dpnotes.privacy_loss_gaussian(sigma).expect(h) == pytest.approx(mu**4 / 4 + mu**2, rel=1e-6)
+    with pytest.raises(ValueError, match="h"):
+        dpnotes.privacy_loss_gaussian(1e-100).expect(h)  # 2.5e399
+
+
+def test_named_errors_where_a_value_leaves_the_float_range():
+    from dpnotes.iteration import gradient_step_contraction, rdp_noisy_sgd_all_iterates
+
+    with pytest.raises(ValueError, match="epochs"):
+        dpnotes.steps_from_epochs(1e308, 0.004)  # was OverflowError
+    with pytest.raises(ValueError, match="q = 4.94066e-324"):
+        dpnotes.steps_from_epochs(60, 5e-324)
+    x, y = np.array([[1.0, 0.0], [0.0, 2.0]]), np.zeros(2)
+    with pytest.raises(ValueError, match="eta"):
+        gradient_step_contraction(x, y, 1e308)  # was NaN
+    assert gradient_step_contraction(x, y, 1e10) == pytest.approx(2e10, rel=1e-6)  # η·λ_max(XᵀX/n)·… = 2η
+    with pytest.raises(ValueError, match="lipschitz"):
+        rdp_noisy_sgd_all_iterates(2.0, 1e308, 2.0)  # was "sensitivity", a name the caller never passed
+    assert rdp_noisy_sgd_all_iterates(2.0, 1e150, 1e150) == pytest.approx(4.0, rel=1e-12)  # 2α(L/σ)²
+    from dpnotes.learning import dpsgd_logistic
+
+    xs, ys = dpnotes.synthetic_classification(40, 2, seed=0)
+    with pytest.raises(ValueError, match="sigma"):
+        dpsgd_logistic(xs, ys, sigma=1e308, steps=200, lr=2.0)  # was "theta must be finite"
+
+
+def test_pld_routes_at_a_subnormal_rate_and_beyond_their_step_limit():
+    """ε = 0 exactly when T·q ≤ δ (δ(0) is the total variation, at most T·q); was ZeroDivisionError at q = 5e-324.
+    Beyond 10⁹ steps the PLD routes refuse by name (was a mass check naming probs and inf_mass)."""
+    assert dpnotes.dpsgd_epsilon_pld(5e-324, 1.1, 1000, 1e-5) == 0.0
+    assert tuple(dpnotes.dpsgd_epsilon_bracket(5e-324, 1.1, 1000, 1e-5)) == (0.0, 0.0)
+    assert dpnotes.dpsgd_epsilon_pld(1e-8, 1.1, 1000, 1e-5) == 0.0
+    # δ(0) at T·q = 1e-5 is below δ: the exact curve of the full composition agrees (a looser q·T check)
+    assert dpnotes.dpsgd_delta(1e-8, 1.1, 1000, 0.0, route="pld") <= 1e-5
+    for call in (dpnotes.dpsgd_epsilon_pld, dpnotes.dpsgd_epsilon_bracket):
+        with pytest.raises(ValueError, match="steps must be at most"):
+            call(0.0043, 1.1, 10**10, 1e-5)
+
+
+def test_running_example_accuracy_refuses_before_the_work():
+    from dpnotes.learning import running_example_accuracy
+
+    with pytest.raises(ValueError, match="needs about"):
+        running_example_accuracy([2.0], n_seeds=200, steps=3000)
+
+
+def test_tradeoff_laplace_without_zero_over_zero():
+    """T(α) = 1 − e^μ α below ½e^{−μ}, e^{−μ}/(4α) up to ½, e^{−μ}(1 − α) above: at α = 0 it is 1 for any μ (was NaN
+    at μ = 3.4e10, where e^{−μ} underflows)."""
+    from dpnotes.tradeoff import tradeoff_laplace
+
+    assert tradeoff_laplace(0.0, 3.4e10) == 1.0
+    assert tradeoff_laplace(1e-300, 3.4e10) == 0.0  # e^{−μ}/(4α) = e^{−3.4e10 + 690}
+    for a, mu in ((0.1, 0.5), (0.25, 1.0), (0.7, 2.0), (0.01, 3.0)):
+        low = 0.5 * math.exp(-mu)
+        exact = 1 - math.exp(mu) * a if a < low else (math.exp(-mu) / (4 * a) if a <= 0.5 else math.exp(-mu) * (1 - a))
+        assert tradeoff_laplace(a, mu) == pytest.approx(exact, rel=1e-14)
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda: dpnotes.convolution.discrete_shift_table(784.0, 768, "gaussian", 2.0), "max_shift"),  # was 11 s
+    (lambda: dpnotes.convolution.rdp_discrete_convolution_shift(616885.0, 2, 2, "gaussian", 2.0), "parties"),  # > 10 s
+    (lambda: dpnotes.lower_bounds.fingerprinting_monte_carlo(2560, "half", samples=20000), "samples"),  # MemoryError
+    (lambda: dpnotes.rdp_gaussian(np.full(5 * 10**7, 2.0), 1.0), "alpha holds"),  # 400 MB from the caller
+    (lambda: dpnotes.subsampling.claim26_constant_bracket(1.0, 2.0, max_work=1e6), "max_work"),
+])
+def test_the_fuzz_s_last_costly_calls_are_refused_before_the_work(call, names):
+    with pytest.raises(ValueError, match="needs about|entries") as info:
+        call()
+    assert names in str(info.value)
+
+
+def test_claim26_bracket_stops_at_its_work_limit_with_a_valid_bracket():
+    """A bracket stopped by max_work is wider than asked but still contains the one computed to rtol, and says so
+    with an AccuracyWarning (a RuntimeWarning subclass: documented, not an escaped numpy warning)."""
+    from dpnotes._validation import AccuracyWarning
+    from dpnotes.subsampling import claim26_constant_bracket
+
+    lo, hi, _ = claim26_constant_bracket(1.0, 2.0)
+    with pytest.warns(AccuracyWarning, match="max_work"):
+        lo_s, hi_s, _ = claim26_constant_bracket(1.0, 2.0, max_work=3e6)
+    assert lo_s <= lo and hi <= hi_s and hi_s - lo_s > hi - lo
+    assert issubclass(AccuracyWarning, RuntimeWarning)
+
+
+def test_loss_grid_methods_at_the_float_limit_and_the_size_check_s_own_memory():
+    """round_off and delta at ε = ±1e308 (was OverflowError from floor(∞)); the composed-size check of a grid of
+    10⁶ points allocates ~26 arrays of its size, not ~250 (it raised MemoryError on a 1.4·10⁶-point grid)."""
+    import tracemalloc
+
+    grid = dpnotes.pld_gaussian(1.0).self_compose(3).grids[0]
+    assert 0.0 <= grid.round_off(1e308) < 1e-10 and 0.0 <= grid.round_off(-1e308) < 1e-10
+    assert grid.delta(-1e308) == 1.0 and grid.delta(1e308) == pytest.approx(grid.inf_mass, rel=1e-9)
+    n = 10**6
+    big = LossGrid(0.0, 1e-4, np.full(n, 1.0 / n), 0.0, True)
+    tracemalloc.start()
+    try:
+        big.check_composed_size(2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 8 * n  # ~26 arrays of the grid's size (was ~250: 40 rows and their temporaries, 2 GB)
+
+
+def test_the_ladders_last_refusals_come_first():
+    """PrivacyLossDistribution.self_compose(10**9 + 1) named (was a mass check naming probs and inf_mass, after the
+    work); claim26_table of 262,144 rows (two distinct pairs) refused by its row count (was over 10 s)."""
+    with pytest.raises(ValueError, match="count must be at most 1e9"):
+        dpnotes.pld_gaussian(1.0).self_compose(10**9 + 1)
+    with pytest.raises(ValueError, match="needs about"):
+        dpnotes.claim26_table(np.resize(np.array([(0.5, 0.5), (1.0, 1.0)]), (262144, 2)))

@@ -18,16 +18,21 @@ also calls that object's methods with drawn arguments. It runs:
 
 Every call runs in its own forked process under ``np.seterr(all="raise")`` (a caller's error
 state must change nothing), with warnings recorded, an address-space limit of the process size
-plus ``--memory`` GiB (an allocation beyond fails as ``MemoryError``) and a kill after
-``--limit`` seconds.
+plus ``--memory`` GiB (an allocation beyond fails as ``MemoryError``); each call is stopped after
+``--limit`` seconds of CPU time (``ITIMER_PROF``; times are the call's CPU time from ``getrusage``, so a
+machine shared with other jobs does not turn a 3 s call into an "over time" one), and a child still running
+after 8·limit + 30 s of wall time is killed (counted "over time" if its CPU time passed the limit, else
+"killed under load").
 
 Outcomes: ``value`` (passed its checks), ``named error`` (ValueError/TypeError whose message
 names a parameter of the call, or a cost refusal naming its estimate), and the defects
 ``silent wrong value`` (NaN, a probability outside [0, 1], a negative divergence or ε, a failed
 invariant), ``unnamed error`` (ValueError/TypeError naming no parameter), ``other error`` (any
 other exception, e.g. FloatingPointError, OverflowError, ZeroDivisionError, MemoryError),
-``warning escaped`` (a RuntimeWarning reached the caller), ``over time`` (killed after the
-limit, or finished after it) and ``over memory`` (peak above the memory limit).
+``warning escaped`` (a RuntimeWarning reached the caller; the package's own
+:class:`dpnotes._validation.AccuracyWarning`, documented where it is emitted, counts as ``value, accuracy
+warning``), ``over time`` (stopped at the CPU limit, or finished after it) and ``over memory`` (peak above the
+memory limit).
 
 Usage::
 
@@ -59,6 +64,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fuzz_api  # noqa: E402  (the public functions and their example calls)
+
+from dpnotes._validation import AccuracyWarning  # noqa: E402  (a documented warning, not an escaped one)
 
 DEFECTS = ("silent wrong value", "unnamed error", "other error", "warning escaped", "over time", "over memory")
 #: results that are probabilities (δ, a tail mass): in [0, 1]
@@ -178,18 +185,45 @@ MEMORY_LIMIT_MB = 2048.0
 LAST_MB = [0.0]  # the peak memory of the last run_one call, above the resident size before it
 
 
+def _cpu_seconds():
+    """CPU time (user + system) of this process so far: the time verdict, unlike the wall clock, does not grow
+    with the load other jobs put on the machine."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+LAST_WALL = [0.0]  # the wall-clock seconds of the last run_one call (reported, not judged)
+
+
+class CpuLimit(BaseException):
+    """Raised in a call that has used its CPU-time limit (a BaseException: no ``except Exception`` stops it)."""
+
+
+def _stop_on_cpu_limit(signum, frame):
+    raise CpuLimit()
+
+
 def run_one(thunk, names, label, limit, check=check_value):
-    """Call ``thunk`` in this process, returning (outcome, detail, seconds, value); its peak memory
-    above the resident size before the call goes to LAST_MB[0]."""
+    """Call ``thunk`` in this process, returning (outcome, detail, seconds, value): ``seconds`` is the CPU
+    time of the call (getrusage), judged against ``limit``; its wall time goes to LAST_WALL[0] and its peak
+    memory above the resident size before the call to LAST_MB[0]."""
     _reset_peak()
     base = _rss_mb("VmRSS")
-    t0 = time.perf_counter()
+    t0, w0 = _cpu_seconds(), time.perf_counter()
+    previous = signal.signal(signal.SIGPROF, _stop_on_cpu_limit)
+    signal.setitimer(signal.ITIMER_PROF, limit + 0.5)  # fires after that much CPU time of this process
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             value = thunk()
+    except CpuLimit:
+        seconds = _cpu_seconds() - t0
+        LAST_WALL[0] = time.perf_counter() - w0
+        LAST_MB[0] = max(_rss_mb("VmHWM") - base, 0.0)
+        return "over time", f"stopped after {seconds:.1f} s CPU", seconds, None
     except Exception as err:  # noqa: BLE001  (every outcome is counted)
-        seconds = time.perf_counter() - t0
+        seconds = _cpu_seconds() - t0
+        LAST_WALL[0] = time.perf_counter() - w0
         LAST_MB[0] = max(_rss_mb("VmHWM") - base, 0.0)
         outcome, detail = classify_error(err, names)
         if outcome == "named error" and seconds > limit:
@@ -197,18 +231,24 @@ def run_one(thunk, names, label, limit, check=check_value):
         if outcome == "named error" and LAST_MB[0] > MEMORY_LIMIT_MB:
             return "over memory", f"refused after {LAST_MB[0]:.0f} MB: {err}"[:200], seconds, None
         return outcome, detail, seconds, None
-    seconds = time.perf_counter() - t0
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0.0)
+        signal.signal(signal.SIGPROF, previous)
+    seconds = _cpu_seconds() - t0
+    LAST_WALL[0] = time.perf_counter() - w0
     LAST_MB[0] = max(_rss_mb("VmHWM") - base, 0.0)
     if LAST_MB[0] > MEMORY_LIMIT_MB:
         return "over memory", f"{LAST_MB[0]:.0f} MB", seconds, value
-    runtime = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    runtime = [w for w in caught if issubclass(w.category, RuntimeWarning) and not issubclass(w.category, AccuracyWarning)]
     if runtime:
         return "warning escaped", f"{runtime[0].category.__name__}: {str(runtime[0].message)[:160]}", seconds, value
     problem = check(label, value)
     if problem:
         return "silent wrong value", problem, seconds, value
     if seconds > limit:
-        return "over time", f"{seconds:.1f} s", seconds, value
+        return "over time", f"{seconds:.1f} s CPU", seconds, value
+    if any(issubclass(w.category, AccuracyWarning) for w in caught):  # documented: less accurate than asked, valid
+        return "value, accuracy warning", str(caught[0].message)[:160], seconds, value
     return "value", "", seconds, value
 
 
@@ -238,6 +278,11 @@ def isolated(job, limit, memory_gib):
     return pid, r
 
 
+#: a child still running after WALL_FACTOR·limit + 30 s of wall time is killed (a safety net: each call stops
+#: itself after ``limit`` s of CPU time); the machine may be shared, so wall time alone is no verdict
+WALL_FACTOR = 8.0
+
+
 def run_jobs(jobs, limit, memory_gib, parallel):
     """Run (description, job) pairs, ``parallel`` children at a time; yield each job's records."""
     pending = list(jobs)[::-1]
@@ -263,13 +308,15 @@ def run_jobs(jobs, limit, memory_gib, parallel):
             yield desc, records
         now = time.monotonic()
         for fd, (pid, start, desc, chunks) in list(running.items()):
-            if now - start > limit + 5:
+            if now - start > WALL_FACTOR * limit + 30:
                 os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+                _, _, usage = os.wait4(pid, 0)
+                cpu = usage.ru_utime + usage.ru_stime
                 os.close(fd)
                 running.pop(fd)
-                yield desc, [dict(desc, outcome="over time", detail=f"killed after {limit + 5:.0f} s",
-                                  seconds=now - start, mb=0.0)]
+                outcome = "over time" if cpu > limit else "killed under load"
+                yield desc, [dict(desc, outcome=outcome, detail=f"killed after {now - start:.0f} s wall, {cpu:.1f} s CPU",
+                                  seconds=cpu, mb=0.0)]
 
 
 # ----------------------------------------------------------------------------- the three kinds of jobs
@@ -313,7 +360,7 @@ def call_job(module_name, name, arguments, seed, methods, limit):
         label = f"{module_name}.{name}"
         out_outcome, detail, seconds, value = run_one(lambda: fn(**arguments), params, label, limit)
         records = [{"kind": "call", "target": label, "outcome": out_outcome, "detail": detail, "seconds": seconds,
-                    "mb": LAST_MB[0], "args": _describe(arguments)}]
+                    "mb": LAST_MB[0], "wall": LAST_WALL[0], "args": _describe(arguments)}]
         objects = [value] if not isinstance(value, (tuple, list)) else list(value)[:3]
         for obj in objects:
             names = _public_methods(obj)
@@ -340,7 +387,7 @@ def call_job(module_name, name, arguments, seed, methods, limit):
                 names_m += ["z", "y", "x"] if pos is not None else []
                 o, d, s, _ = run_one(thunk, names_m or [meth], mlabel, limit, check=_method_check(meth))
                 records.append({"kind": "method", "target": mlabel, "outcome": o, "detail": d, "seconds": s,
-                                "mb": LAST_MB[0],
+                                "mb": LAST_MB[0], "wall": LAST_WALL[0],
                                 "args": _describe(margs if pos is None else {"z": pos[0] if pos else None})})
         return records
 
@@ -475,7 +522,7 @@ def composed_job(check, seeds, limit):
             if o == "value" and not holder["result"][0]:
                 o, d = "silent wrong value", holder["result"][1][:200]
             records.append({"kind": "composed", "target": check.__name__, "outcome": o, "detail": d, "seconds": s,
-                            "mb": LAST_MB[0]})
+                            "mb": LAST_MB[0], "wall": LAST_WALL[0]})
         return records
 
     return job
@@ -517,7 +564,7 @@ def ladder_step_job(module_name, name, arguments, param, value, limit):
         o, d, s, _ = run_one(lambda: fn(**args), list(inspect.signature(fn).parameters), f"{module_name}.{name}",
                              limit)
         return [{"kind": "ladder", "target": f"{module_name}.{name}", "param": param, "value": shown, "outcome": o,
-                 "detail": d, "seconds": s, "mb": LAST_MB[0]}]
+                 "detail": d, "seconds": s, "mb": LAST_MB[0], "wall": LAST_WALL[0]}]
 
     return job
 
@@ -549,7 +596,7 @@ def ladders(calls, limit, memory_gib, parallel, deadline=math.inf):
         for desc, recs in run_jobs(jobs, limit, memory_gib, parallel):
             records.extend(recs)
             q = by_desc[(desc["target"], desc["param"])]
-            if recs[-1]["outcome"] == "value" and q[4]:
+            if recs[-1]["outcome"].startswith("value") and q[4]:
                 nxt.append(q)
         active = nxt
     if active:
@@ -575,6 +622,7 @@ def main(argv=None):
     ap.add_argument("--show", type=int, default=40)
     opts = ap.parse_args(argv)
     t0 = time.time()
+    load0 = os.getloadavg()
     calls = base_calls()
     if opts.only:
         calls = [c for c in calls if opts.only in f"{c[0]}.{c[1]}"]
@@ -595,7 +643,12 @@ def main(argv=None):
         def job(chunk=chunk):
             out = []
             for module_name, name, args, seed in chunk:
-                out.extend(call_job(module_name, name, args, seed, opts.methods, opts.limit)())
+                try:
+                    out.extend(call_job(module_name, name, args, seed, opts.methods, opts.limit)())
+                except Exception as err:  # noqa: BLE001  (outside a call: e.g. a property read while listing methods)
+                    out.append({"kind": "call", "target": f"{module_name}.{name}", "outcome": "other error",
+                                "detail": f"outside the call (listing methods): {type(err).__name__}: {err}"[:200],
+                                "seconds": 0.0, "mb": 0.0, "args": _describe(args)})
             return out
 
         jobs.append(({"kind": "call", "target": "batch"}, job))
@@ -616,6 +669,8 @@ def main(argv=None):
         Path(opts.json).write_text(json.dumps(records, indent=0, default=str))
     counts = collections.Counter((r["kind"], r["outcome"]) for r in records)
     total = collections.Counter(r["kind"] for r in records)
+    print(f"load average (1 min) at the start {load0[0]:.1f}, at the end {os.getloadavg()[0]:.1f}; times are CPU "
+          f"seconds of each call (getrusage), limit {opts.limit:g} s")
     print(f"{len(records)} calls in {time.time() - t0:.0f} s (seed {opts.seed}): " +
           ", ".join(f"{k} {n}" for k, n in total.items()))
     for (kind, outcome), n in sorted(counts.items()):

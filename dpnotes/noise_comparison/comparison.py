@@ -10,7 +10,7 @@ measures how useful Claim 26's constant K(c₁, c₂) is.
 import numpy as np
 from scipy import optimize
 
-from .._validation import check_array, check_choice, check_order, check_positive, named_shapes
+from .._validation import check_array, check_choice, check_cost, check_order, check_positive, named_shapes
 from .laws import NOISE_LAWS, check_law
 from .shift import shift_rdp_grid
 
@@ -77,7 +77,9 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
               \qquad \text{at } \alpha = c_2\sigma^2,\ q = c_1/\sigma,
 
     with K the certified supremum of :func:`dpnotes.subsampling.claim26_constant`
-    (its upper end). The claim is useful when log K/(c₁²c₂²) is small; the exact
+    (its upper end), each pair's bracket within an equal share of one work limit
+    (``max_work`` 2·10⁸/pairs quadrature nodes, about 10 s for the table; a bracket
+    stopped by its share stays valid, wider than asked, with an ``AccuracyWarning``). The claim is useful when log K/(c₁²c₂²) is small; the exact
     RDP of the sampled Gaussian at small q is about q²α/(2σ²), a constant of ½.
 
     Parameters
@@ -116,9 +118,16 @@ def claim26_table(pairs=((0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (2.0, 1
         raise ValueError(f"pairs must hold (c1, c2) with c1 ∈ (0, 10] and c2 ∈ [1e-3, 10] (got pairs[{i}] = "
                          f"{tuple(float(v) for v in pairs[i])})")
     rows = []
+    # one work limit for the whole table (2·10⁸ quadrature nodes, about 10 s), shared equally by its distinct pairs
+    distinct = len({(float(a), float(b)) for a, b in pairs})
+    share = max(2e8 / distinct, 1e6)
+    check_cost(f"claim26_table of {distinct} distinct pairs", "tabulate at most 200 distinct pairs per call",
+               # the brackets share one work limit (about 10 s in all) up to 200 distinct pairs, beyond which each
+               # share would fall below a bracket's 10⁶-node floor; every row adds a cached look-up
+               seconds=(0.05 * distinct if distinct > 200 else 0.0) + 5e-5 * len(pairs))
     for c1, c2 in pairs:
         c1, c2 = float(c1), float(c2)
-        K = float(claim26_constant(c1, c2))
+        K = float(claim26_constant(c1, c2, max_work=share))
         rows.append((c1, c2, K, float(np.log(K)) / (c1 * c1 * c2 * c2)))
     return rows
 

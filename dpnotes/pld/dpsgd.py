@@ -22,6 +22,7 @@ from statistics import NormalDist
 import numpy as np
 
 from .._validation import (
+    AccuracyWarning,
     MAX_SECONDS,
     check_cost,
     check_count,
@@ -154,6 +155,7 @@ def _check_dpsgd_cost(q, sigma, steps, interval, tail_mass=DEFAULT_TAIL_MASS, ki
     deviations (:func:`_composed_loss_span`). The time is :func:`_dpsgd_seconds` for ``kinds``
     PLDs (1: an upper bound; 2: the bracket's upper and lower bounds).
     """
+    _check_pld_steps(steps)
     check_grid_points(_composed_loss_span(q, sigma, steps) / interval, f"steps = {steps:g} at interval = {interval:.3g}",
                   "use fewer steps, a larger interval, or an RDP or CLT route (dpnotes.dpsgd)")
     if not timed:
@@ -468,8 +470,20 @@ def _check_grid_arguments(q, sigma, steps, delta, interval, rel_width, tail_mass
     return q, sigma, steps, delta, interval, rel_width, tail_mass
 
 
+#: the most steps of a PLD composition: its certified round-off (and the atom at +∞, bounded with a factor
+#: 1 + 4·T·n·u) grows like T·u, and beyond 10⁹ steps the composed masses leave [0, 1] by more than the grid allows
+MAX_PLD_STEPS = 10**9
+
+
+def _check_pld_steps(steps):
+    if not steps <= MAX_PLD_STEPS:
+        raise ValueError(f"steps must be at most {MAX_PLD_STEPS:.0e} for a PLD route, whose FFT round-off grows with "
+                         f"the number of steps (got {steps:g}); use route='rdp' or a CLT route (dpnotes.dpsgd)")
+
+
 def _check_span(q, sigma, steps):
     """Refuse (q, σ, T) whose composed loss spans more than the grid holds at the coarsest spacing."""
+    _check_pld_steps(steps)
     finest = _finest_interval(q, sigma, steps)
     if finest > MAX_INTERVAL:
         raise ValueError(f"steps = {steps} with q = {q:g} and sigma = {sigma:g}: the composed loss spans about "
@@ -539,7 +553,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     max_refinements = int(check_count(max_refinements, "max_refinements", minimum=0))
     if max_refinements > 10:
         raise ValueError(f"max_refinements must be ≤ 10 (got {max_refinements})")
-    if q == 0.0:
+    if steps * q <= delta:  # δ(0) = TV ≤ T·q: ε = 0 exactly (as in dpsgd_epsilon_pld)
         return EpsilonBracket(0.0, 0.0, True)
     auto = interval is None
     algorithm = "squaring" if legacy else "power"  # the book's numbers were composed by squaring
@@ -609,7 +623,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     if not met:
         warnings.warn(f"the ε bracket [{e_lo:.6g}, {e_up:.6g}] is {(e_up - e_lo) / e_up:.2g} wide, above rel_width = "
                       f"{rel_width:g}: round-off or the grid-size limit stops refinement (both ends stay valid bounds)",
-                      RuntimeWarning, stacklevel=2)
+                      AccuracyWarning, stacklevel=2)
     return EpsilonBracket(min(e_lo, e_up), e_up, met)
 
 
@@ -657,7 +671,7 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
     """
     q, sigma, steps, delta, interval, rel_width, tail_mass = _check_grid_arguments(
         q, sigma, steps, delta, interval, rel_width, tail_mass)
-    if q == 0.0:
+    if steps * q <= delta:  # δ(0) = TV ≤ T·q (TV adds over a composition, q·TV ≤ q per step): ε = 0 exactly
         return 0.0
     d, lam = (_width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=True) if interval is None
               else (interval, None))
@@ -668,7 +682,7 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
     if interval is None and d < finest:
         warnings.warn(f"the grid for rel_width = {rel_width:g} (interval {d:.3g}) exceeds the grid-size or time limit; "
                       f"the upper bound is computed at interval {finest:.3g}, less accurate than asked "
-                      f"(it stays a valid upper bound)", RuntimeWarning, stacklevel=2)
+                      f"(it stays a valid upper bound)", AccuracyWarning, stacklevel=2)
         d = finest
     _check_dpsgd_cost(q, sigma, steps, d, tail_mass, kinds=1, algorithm="power")
     share = _ROUNDOFF_SHARE * rel_width if interval is None and isinstance(tilt, str) else None

@@ -132,7 +132,8 @@ class LossGrid:
         """Bound on the floating-point error of δ(ε) from this grid (see the class docstring)."""
         eps = float(check_real(eps, "eps", allow_inf=False))
         lam, d, n = self.tilt, self.interval, self.probs.size
-        k0 = max(math.floor((eps - self.shift) / d) + 1, 0)  # first grid loss > ε
+        x = (eps - self.shift) / d  # may overflow to ±∞ for |ε| near the float limit
+        k0 = n if not x < n else max(math.floor(x) + 1, 0) if x > -1.0 else 0  # first grid loss > ε
         if k0 >= n or self.error == 0.0:  # nothing above ε, or no FFT error
             return self.inf_error
 
@@ -159,9 +160,9 @@ class LossGrid:
 
     def _raw_delta(self, eps):
         """(Σ_{ℓ_i > ε} p_i (1 − e^{ε−ℓ_i}) + p_∞, round-off bound) for one scalar ε."""
-        k = math.floor((eps - self.shift) / self.interval) + 1  # first index with ℓ_i > ε
-        k = max(k, 0)
         n = self.probs.size
+        x = (eps - self.shift) / self.interval  # may overflow to ±∞ for |ε| near the float limit
+        k = n if not x < n else max(math.floor(x) + 1, 0) if x > -1.0 else 0  # first index with ℓ_i > ε
         while k < n and self.shift + self.interval * k <= eps:  # (rounding of the floor above)
             k += 1
         if k < n:  # the losses increase with the index: every ℓ_i from k on is above ε
@@ -333,6 +334,9 @@ class LossGrid:
         n this grid's points). Returns that estimate when it is within ``MAX_POINTS``.
         """
         count = int(check_count(count, "count"))
+        if count > 10**9:  # the FFT round-off (and the atom at +∞, bounded with 1 + 4·T·n·u) grows like T·u
+            raise ValueError(f"count must be at most 1e9 for a composed grid, whose round-off grows with the count "
+                             f"(got {count}); use an RDP or CLT route for more compositions")
         tail_mass = check_tail_mass(tail_mass)
         p, n = self.probs, self.probs.size
         mass = float(p.sum())
@@ -351,7 +355,9 @@ class LossGrid:
         mus = np.geomspace(1e-6, 50.0, 40) / max(sd, 1e-12)
         width = 0.0
         for sign in (1.0, -1.0):
-            kappa = logsumexp(log_p[None, :] + sign * mus[:, None] * (idx - mean)[None, :], axis=1)
+            # four exponents at a time: this estimate itself allocates at most 4 rows of the grid's size
+            kappa = np.concatenate([logsumexp(log_p[None, :] + sign * mus[j:j + 4, None] * (idx - mean)[None, :], axis=1)
+                                    for j in range(0, mus.size, 4)])
             width += float(np.min((count * kappa - log_tau) / mus))
         estimate = min(width + n, count * (n - 1.0) + 1.0)
         what = f"the {count}-fold composition of a grid of {n} points (interval {self.interval:g})"

@@ -60,7 +60,9 @@ def _log_delta_gaussian_small_mu(eps, mu):
         g = np.where(y > 0, -np.expm1(-y) / np.where(y > 0, y, 1.0), 1.0)
         f = np.exp(-x0[:, None] * t - 0.5 * t * t) * t * g
         log_integral = np.log(m) + np.log(t_max * (f @ _GL_W))
-        out[start:start + 4096] = -0.5 * x0 * x0 - 0.5 * np.log(2.0 * np.pi) + log_integral
+        val = -0.5 * x0 * x0 - 0.5 * np.log(2.0 * np.pi) + log_integral
+        # ε/μ = ∞ (a subnormal μ): δ = 0 exactly as far as floats go (log δ ≤ −x₀²/2 = −∞), not ∞·0
+        out[start:start + 4096] = np.where(np.isinf(x0), -np.inf, val)
     return out
 
 

@@ -23,8 +23,9 @@ from .._validation import (check_count, check_interval, check_pmf_pair, check_po
 from .laws import AtomicLossLaw, GaussianLossLaw, LaplaceLossLaw, LossLaw
 
 
-#: the most draws :meth:`PrivacyLoss.sample` makes in one call (8·10⁷ doubles, 640 MB with the outputs)
-MAX_SAMPLES = 8 * 10**7
+#: the most draws :meth:`PrivacyLoss.sample` makes in one call (10⁷ doubles: the most entries of an array argument,
+#: :data:`dpnotes._validation.MAX_ARRAY_ENTRIES`, which the draws become for the log ratio)
+MAX_SAMPLES = 10**7
 
 
 def _checked_point_function(fn, name, what):
@@ -69,7 +70,7 @@ class PrivacyLoss:
     """
 
     def __init__(self, name, *, log_p, log_q, sample_y, sf, sf_q, law, atoms=(), masses=(),
-                 density=None, density_range=None, y_points=(), y_scale=1.0, pmfs=None):
+                 density=None, density_range=None, y_points=(), y_scale=1.0, pmfs=None, log_ratio=None):
         if not isinstance(law, LossLaw):
             raise TypeError(f"law must be a LossLaw (got {type(law).__name__})")
         self.name = name
@@ -86,9 +87,14 @@ class PrivacyLoss:
         self.y_points = tuple(y_points)
         self.y_scale = float(y_scale)
         self.pmfs = pmfs  # (p, q) for discrete pairs, else None
+        # ℓ(y) in closed form where the mechanism has one: log P(y) − log Q(y) is −∞ − (−∞) at y = ±∞
+        self.log_ratio_closed = _checked_point_function(log_ratio, "y", "log_ratio")
 
     def log_ratio(self, y):
-        """The privacy loss ℓ(y) = log P(y) − log Q(y) at output y."""
+        """The privacy loss ℓ(y) = log P(y) − log Q(y) at output y (its closed form where the constructor gives
+        one, so that ℓ(±∞) is its limit, not ∞ − ∞)."""
+        if self.log_ratio_closed is not None:
+            return self.log_ratio_closed(y)
         return self.log_p(y) - self.log_q(y)
 
     def sample(self, n, seed=0):
@@ -108,8 +114,22 @@ class PrivacyLoss:
             raise TypeError(f"h must be a function of z (got {type(h).__name__} {h!r:.40})")
         total = float(np.sum(self.masses * h(self.atoms))) if self.atoms.size else 0.0
         if self.density is not None:
+            # z = c + w·x on x ∈ [−1, 1], the integrand divided by its largest sampled magnitude M: QUADPACK then
+            # sees values of order one whatever the scale of the loss (a range of width 1e-148, values 1e300)
             lo, hi = self.density_range
-            total += adaptive_integral(lambda z: h(z) * self.density(z), lo, hi)
+            c, w = 0.5 * (lo + hi), 0.5 * (hi - lo)
+            x = np.linspace(-1.0, 1.0, 401)
+            sampled = np.asarray(h(c + w * x), float) * self.density(c + w * x)
+            big = float(np.max(np.abs(sampled))) if np.all(np.isfinite(sampled)) else math.inf
+            if not math.isfinite(big):
+                raise ValueError(f"h(z)·density(z) exceeds the float range on the loss range [{lo:.3g}, {hi:.3g}] of "
+                                 f"{self.name}: E[h(Z)] is not representable; use an h that grows less")
+            if big > 0:
+                part = w * adaptive_integral(lambda u: h(c + w * u) * self.density(c + w * u) / big, -1.0, 1.0, (0.0,))
+                total += part * big
+        if not math.isfinite(total):
+            raise ValueError(f"h: E[h(Z)] is not a finite float for {self.name} (got {total}; beyond 1.8e308 or h "
+                             f"infinite at the atoms {self.atoms[:3]}); use an h that grows less")
         return total
 
     def __repr__(self):
@@ -180,6 +200,7 @@ def privacy_loss_gaussian(sigma, sensitivity=1.0):
         log_p=lambda y: log_c - 0.5 * ((np.asarray(y, float) - d) / sigma) ** 2,
         log_q=lambda y: log_c - 0.5 * (np.asarray(y, float) / sigma) ** 2,
         sample_y=lambda n, rng: d + sigma * rng.standard_normal(n),
+        log_ratio=lambda y: mu * ((np.asarray(y, float) - 0.5 * d) / sigma),  # (2yΔ − Δ²)/(2σ²), ±∞ at y = ±∞
         sf=lambda z: ndtr((m - np.asarray(z, float)) / s),
         sf_q=lambda z: ndtr((-m - np.asarray(z, float)) / s),
         density=lambda z: np.exp(-0.5 * ((z - m) / s) ** 2) / (s * np.sqrt(2.0 * np.pi)),
@@ -248,6 +269,7 @@ def privacy_loss_laplace(scale, sensitivity=1.0):
         log_p=lambda y: log_c - np.abs(np.asarray(y, float) - d) / b,
         log_q=lambda y: log_c - np.abs(np.asarray(y, float)) / b,
         sample_y=lambda n, rng: d + rng.laplace(0.0, b, n),
+        log_ratio=lambda y: np.clip((2.0 * np.asarray(y, float) - d) / b, -t, t),  # (|y| − |y − Δ|)/b, ±Δ/b at ±∞
         sf=sf,
         sf_q=sf_q,
         atoms=(-t, t),
