@@ -22,16 +22,15 @@ print or display fake data), the most it can change is the value submitted for a
 
 import json
 import re
-import signal
-import threading
 import warnings
-from contextlib import contextmanager
 
 from jupyter_client.kernelspec import KernelSpecManager
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Float, Unicode
 
+from dpnotes.exercise_kinds import limits
+from dpnotes.exercise_kinds.limits import TimeUp
 from dpnotes.exercise_kinds.submission import MAX_PAYLOAD, MEDIA_TYPE, read_payload
 
 HIDDEN = re.compile(r"\n?### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", re.S)
@@ -52,29 +51,6 @@ class SandboxExecute(Execute):
         self.km = self.kernel_manager_class(kernel_name=self.kernel_name, kernel_spec_manager=specs,
                                             config=self.config)
         return self.km
-
-
-class _TimeUp(BaseException):
-    pass
-
-
-@contextmanager
-def _limited(seconds):
-    usable = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    if not usable:
-        yield
-        return
-
-    def _raise(signum, frame):
-        raise _TimeUp
-
-    previous = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def test_key(cell):
@@ -116,10 +92,10 @@ def grade_answer(key, docs, registry, points, time_limit=60.0):
     if problem:
         return f"✗ {key}: {problem} (score 0).", 0.0
     try:
-        with _limited(time_limit), warnings.catch_warnings():
+        with limits.time_limit(time_limit), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             verdict = registry.check(key, answer)
-    except _TimeUp:
+    except TimeUp:
         return f"✗ {key}: the answer could not be checked within {time_limit:g} s (score 0).", 0.0
     except Exception as err:  # a value the checker refuses is a wrong answer, never a crashed grade
         return f"✗ {key}: the answer could not be checked ({type(err).__name__}) (score 0).", 0.0

@@ -15,14 +15,13 @@ import copy
 import hashlib
 import importlib
 import json
-import signal
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar, Mapping
 
 import numpy as np
 
+from . import limits
+from .limits import TimeUp
 from .spec import Spec, short_repr
 from .verdict import Verdict
 
@@ -80,31 +79,6 @@ def describe_case(case):
 # ----------------------------------------------------------------------------- running under a limit
 
 
-class _TimeUp(BaseException):
-    """Raised in the learner's code when the time limit is reached (not an Exception, so not caught by it)."""
-
-
-@contextmanager
-def _time_limit(seconds):
-    """Interrupt the block after ``seconds`` (SIGALRM, main thread only); restores the previous handler."""
-    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)  # leave a timer someone else set alone
-    if not usable:
-        yield
-        return
-
-    def _raise(signum, frame):
-        raise _TimeUp
-
-    previous = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _same(out, expected, rtol, atol):
     """Whether ``out`` equals ``expected`` within the tolerances (a one-element array, list or tuple
     counts as the number it holds)."""
@@ -139,11 +113,11 @@ def code_verdict(key, value, *, function, cases, reference, argmap, slips, rtol,
         return Verdict(key, "wrong", f"expected the function {function}, got {short_repr(value)}")
     outputs, first_bad = [], None
     try:
-        with _time_limit(time_limit):
+        with limits.time_limit(time_limit):
             for i, case in enumerate(cases):
                 try:
                     out = value(**copy.deepcopy(case))
-                except _TimeUp:
+                except TimeUp:
                     raise
                 except Exception as err:  # the learner's bug, reported with the input
                     return Verdict(key, "wrong", f"your {function} raised {type(err).__name__}: {str(err)[:120]} "
@@ -152,7 +126,7 @@ def code_verdict(key, value, *, function, cases, reference, argmap, slips, rtol,
                 outputs.append(out)
                 if first_bad is None and not _same(out, expected, rtol, atol):
                     first_bad = (i, out, expected)
-    except _TimeUp:
+    except TimeUp:
         return Verdict(key, "wrong", f"your {function} took longer than {time_limit:g} s on {len(cases)} inputs "
                                      f"(stopped after {len(outputs)}); is there a loop that does not end?")
     if first_bad is None:
