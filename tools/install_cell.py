@@ -35,15 +35,21 @@ def requirement(config=None):
 
 def cell_source(config=None):
     """The cell's code: plain Python (no IPython magic), so every tool that parses the chapters can read it."""
+    return install_source("On Colab, Binder or a fresh Jupyter: install the book's package if it is missing.",
+                          f'"{requirement(config)}"')
+
+
+def install_source(comment, default):
+    """Code that pip-installs ``DPNOTES_INSTALL`` or else ``default`` (a Python expression) when dpnotes is missing."""
     return (
-        "# On Colab, Binder or a fresh Jupyter: install the book's package if it is missing.\n"
+        f"# {comment}\n"
         "import importlib.util\n"
         "import os\n"
         "import subprocess\n"
         "import sys\n"
         "\n"
         'if importlib.util.find_spec("dpnotes") is None:\n'
-        f'    requirement = os.environ.get("DPNOTES_INSTALL", "{requirement(config)}")\n'
+        f'    requirement = os.environ.get("DPNOTES_INSTALL", {default})\n'
         '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", requirement], check=True)'
     )
 

@@ -28,11 +28,12 @@ from pathlib import Path
 
 import nbformat
 
+import install_cell
 import myst_plain
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not an installed one
-sys.path.insert(1, str(ROOT / "tools"))  # myst_plain
+sys.path.insert(1, str(ROOT / "tools"))  # myst_plain, install_cell
 
 DATA_FILE = "exercise_data.json"
 #: package files a learner does not need: the exercises' reference answers, and the registry of the
@@ -68,17 +69,9 @@ _SOLUTION_END = re.compile(r"^(?P<fence>`{3,}|:{3,})\{solution-end\}[^\n]*\n(?:[
                            r"[ \t]*(?P=fence)[ \t]*(?:\n|$)", re.M)
 
 #: the install cell of the copy: this copy, from the folder above the notebooks, when dpnotes is missing
-INSTALL_SOURCE = (
-    "# Installs this student copy of the book's package (the folder above this notebook) if dpnotes is missing.\n"
-    "import importlib.util\n"
-    "import os\n"
-    "import subprocess\n"
-    "import sys\n"
-    "\n"
-    'if importlib.util.find_spec("dpnotes") is None:\n'
-    '    copy = os.environ.get("DPNOTES_INSTALL", os.path.dirname(os.getcwd()))\n'
-    '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", copy], check=True)'
-)
+INSTALL_SOURCE = install_cell.install_source(
+    "Installs this student copy of the book's package (the folder above this notebook) if dpnotes is missing.",
+    "os.path.dirname(os.getcwd())")
 
 README = """# dpnotes: the student copy
 
