@@ -114,3 +114,12 @@ def test_power_refuses_a_grid_that_carries_round_off_and_bad_arguments():
         pld_gaussian(1.0).grids[0].power(3, 0.0)
     with pytest.raises(ValueError, match="algorithm"):
         pld_gaussian(1.0).self_compose(3, algorithm="fft")
+
+
+@pytest.mark.parametrize("tilt", [math.inf, -math.inf, [1.0, math.inf]])
+def test_log_mgf_refuses_an_infinite_tilt_by_name(tilt):
+    """λ = ±∞ has no moment generating function to return (λℓ at ℓ = 0 was ∞·0 = NaN): refused, named."""
+    g = LossGrid(-0.1, 0.01, np.array([0.2, 0.5, 0.3]), 0.0, True)
+    with pytest.raises(ValueError, match="tilt must be finite"):
+        g.log_mgf(tilt)
+    assert np.isfinite(g.log_mgf(50.0))

@@ -116,7 +116,7 @@ class LossGrid:
 
     def log_mgf(self, tilt):
         """log Σ_i p_i e^{λ ℓ_i}, the log moment generating function of the finite part (λ a number or array)."""
-        lams = check_real(tilt, "tilt")
+        lams = check_real(tilt, "tilt", allow_inf=False)
         keep = self.probs > 0
         if not np.any(keep):
             return scalar_or_array(np.full(lams.shape, -math.inf))
