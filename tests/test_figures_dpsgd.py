@@ -12,6 +12,7 @@ from dpnotes.figures import dpsgd as fd
 from dpnotes.figures import subsampling as fs
 from dpnotes.orders import DEFAULT_ORDERS
 from dpnotes.subsampling import rdp_subsampled_gaussian
+from dpnotes.widgets.figure_tables import FigureTable, table_arrays
 from figure_positions import slider_values as positions
 
 
@@ -83,15 +84,17 @@ def test_s4_11_scaling_figure_slopes():
     np.testing.assert_allclose(exact.y[small], asym.y[small], rtol=0.01)
 
 
-def test_noise_figure_is_dpsgd_sigma_at_every_position():
+def test_noise_figure_is_dpsgd_sigma_at_every_position(figure_payload):
     """The calibration figure brackets each target on a grid of σ and bisects; at every slider position its
     σ's are those of dpsgd_sigma (on the certified side, within 0.25 %), every target lies inside the grid (no clamped end), and the curves are
     ordered: the moments accountant and δ = 10⁻⁷ need more noise than the improved RDP at δ = 10⁻⁵."""
     from dpnotes.dpsgd import dpsgd_sigma, steps_from_epochs
 
     fig = FIGURES["dpsgd-noise"]
+    # the figure's traces at every position, computed once per session (shared with the table and widget tests)
+    table = FigureTable(table_arrays(fig, figure_payload("dpsgd-noise")))
     for params in positions(fig):
-        mironov, small_delta, tight = fig.traces(**params)
+        mironov, small_delta, tight = table.traces(params)
         steps = steps_from_epochs(params["epochs"], params["q"])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", OrderGridWarning)
