@@ -3,9 +3,11 @@
 import os
 import functools
 import http.server
+import shutil
 import socket
 import threading
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from hypothesis import settings
@@ -21,6 +23,10 @@ HTML = Path(os.environ.get("DPNOTES_HTML", ROOT / "_build" / "html"))  # the bui
 #: the site as published (tools/publish.py, run by make test), which the browser tests read under SUBPATH
 SITE = Path(os.environ.get("DPNOTES_SITE", ROOT / "_build" / "publish"))
 SUBPATH = "/dpnotes"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"  # Debian's, driven by Playwright
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
 #: nodeid -> outcome of every test run in this session (used by the claims-registry test)
 OUTCOMES = {}
@@ -102,3 +108,49 @@ class _SubpathHandler(_QuietHandler):
         if path == SUBPATH or path.startswith(SUBPATH + "/"):
             return super().translate_path(path[len(SUBPATH):] or "/")
         return str(SITE / "__outside_the_subpath__")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium, launched once for every browser test of the session."""
+    sync = pytest.importorskip("playwright.sync_api")
+    with sync.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def open_offline_page(browser, url, *, viewport=None, color_scheme="light", init_script=None, cdp=None,
+                      wait_until="networkidle"):
+    """A new page of ``browser`` at ``url`` (loaded up to ``wait_until``) that may reach only this machine.
+
+    Every request to another host is aborted and recorded; console errors, uncaught page errors and failed
+    requests to 127.0.0.1 are recorded too. ``data:`` and ``blob:`` URLs load, and ``file:`` ones when
+    ``url`` is itself a file (the site's zip unpacked). ``init_script`` runs before the page's own scripts;
+    ``cdp(page)`` is called before the page is requested (to watch its network).
+
+    Returns ``(page, foreign, errors)``: the page, the foreign URLs it asked for, and the errors, the last
+    two lists growing while the page is used.
+    """
+    page = browser.new_page(viewport=viewport or {"width": 1280, "height": 900}, color_scheme=color_scheme)
+    foreign, errors = [], []
+    local = ("data:", "blob:", "file:") if url.startswith("file:") else ("data:", "blob:")
+    if cdp is not None:
+        cdp(page)
+
+    def route(r):
+        if r.request.url.startswith(local) or urlparse(r.request.url).hostname in LOCAL_HOSTS:
+            r.continue_()
+        else:
+            foreign.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("requestfailed",
+            lambda r: errors.append(f"failed request {r.url}") if urlparse(r.url).hostname == "127.0.0.1" else None)
+    if init_script:
+        page.add_init_script(init_script)
+    page.goto(url, wait_until=wait_until)
+    return page, foreign, errors

@@ -12,14 +12,13 @@ import importlib.util
 import json
 import os
 import re
-import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urlparse
 
 import numpy as np
 import pytest
 
-from conftest import HTML, SITE
+from conftest import HTML, SITE, open_offline_page
 from dpnotes.chapter_exercises import REGISTRY
 from dpnotes.exercise_kinds import StudentRegistry
 from dpnotes.exercise_kinds.tokens import decade, pow10
@@ -29,9 +28,6 @@ _spec = importlib.util.spec_from_file_location("dpnotes_exercises", ROOT / "book
 ext = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ext)
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 AXE = HTML.parent / "test-assets" / "axe-core" / "axe.min.js"  # tools/vendor.py --test (make test-deps)
 CHAPTER = "02-composition"
 KEY = "composition-advanced-eps"
@@ -76,36 +72,6 @@ def test_the_site_data_holds_no_answer(monkeypatch):
 # ----------------------------------------------------------------------------- in the browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    sync = pytest.importorskip("playwright.sync_api")
-    with sync.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-def _open(browser, url, init_script=None, color_scheme="light", viewport=None):
-    page = browser.new_page(color_scheme=color_scheme, viewport=viewport or {"width": 1280, "height": 900})
-    foreign, errors = [], []
-
-    def route(r):
-        host = urlparse(r.request.url).hostname
-        if r.request.url.startswith(("data:", "blob:", "file:")) or host in {"127.0.0.1", "localhost"}:
-            r.continue_()
-        else:
-            foreign.append(r.request.url)
-            r.abort()
-
-    page.route("**/*", route)
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    if init_script:
-        page.add_init_script(init_script)
-    page.goto(url, wait_until="networkidle")
-    return page, foreign, errors
-
-
 def _answer(page, key, text):
     box = page.locator(f'.dpnotes-answer[data-key="{key}"]')
     field = page.get_by_label(re.compile(r"^Your answer")).and_(box.locator("input"))
@@ -118,7 +84,7 @@ def _answer(page, key, text):
 
 @pytest.mark.browser
 def test_a_numeric_exercise_answered_on_a_chapter_page(browser, site_url):
-    page, foreign, errors = _open(browser, f"{site_url}/book/{CHAPTER}.html")
+    page, foreign, errors = open_offline_page(browser, f"{site_url}/book/{CHAPTER}.html")
     try:
         box = page.locator(f'.dpnotes-answer[data-key="{KEY}"]')
         assert box.is_visible()
@@ -145,8 +111,8 @@ def test_a_numeric_exercise_answered_on_a_chapter_page(browser, site_url):
 
 @pytest.mark.browser
 def test_the_form_works_in_dark_mode_and_on_a_phone(browser, site_url):
-    page, foreign, errors = _open(browser, f"{site_url}/book/{CHAPTER}.html", color_scheme="dark",
-                                  viewport={"width": 390, "height": 844})
+    page, foreign, errors = open_offline_page(browser, f"{site_url}/book/{CHAPTER}.html", color_scheme="dark",
+                                              viewport={"width": 390, "height": 844})
     try:
         assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
         assert _answer(page, KEY, "3.97") == "\u2713 correct."
@@ -168,8 +134,8 @@ def test_the_form_works_in_dark_mode_and_on_a_phone(browser, site_url):
 
 @pytest.mark.browser
 def test_without_crypto_subtle_the_form_says_so(browser, site_url):
-    page, _, errors = _open(browser, f"{site_url}/book/{CHAPTER}.html",
-                            init_script="Object.defineProperty(window.crypto, 'subtle', {value: undefined})")
+    page, _, errors = open_offline_page(browser, f"{site_url}/book/{CHAPTER}.html",
+                                        init_script="Object.defineProperty(window.crypto, 'subtle', {value: undefined})")
     try:
         text = _answer(page, KEY, "3.97")
         assert text.startswith("! this page cannot check answers here") and "run the cell in Jupyter" in text
@@ -182,7 +148,7 @@ def test_without_crypto_subtle_the_form_says_so(browser, site_url):
 def test_the_page_checks_answers_opened_from_a_file(browser):
     """Opened from the disk (the site's zip unpacked): Chromium counts file:// as a secure context, and the
     chapter's data loads by a script element, so the check works there too."""
-    page, foreign, errors = _open(browser, (SITE / "book" / f"{CHAPTER}.html").as_uri())
+    page, foreign, errors = open_offline_page(browser, (SITE / "book" / f"{CHAPTER}.html").as_uri())
     try:
         secure = page.evaluate("() => window.isSecureContext && !!(window.crypto && crypto.subtle)")
         text = _answer(page, KEY, "3.97")
@@ -210,35 +176,38 @@ def _values(spec):
     return [v if isinstance(v, str) else float(v) for v in values]
 
 
+def _site_data(chapter):
+    """The chapter's exercise data as the page loads it (``_static/dpnotes-answers/<chapter>.js``)."""
+    text = (SITE / "_static" / ext.DATA_DIR / f"{chapter}.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index("=", text.index("]")) + 1:].rstrip().rstrip(";"))
+
+
 @pytest.mark.browser
 def test_the_page_gives_the_student_copys_verdicts(browser, site_url):
-    page, foreign, errors = _open(browser, f"{site_url}/book/{CHAPTER}.html")
+    # every (chapter, key, typed text) of every chapter; the page checks them all in the background
+    # (crypto.subtle hashes off the page's thread) while the student copy checks the same in two threads
+    students, work = {}, []
+    for chapter in sorted({REGISTRY[k].chapter for k in ON_PAGE}):
+        data = _site_data(chapter)
+        students[chapter] = StudentRegistry(data)
+        work += [(chapter, key, repr(v) if isinstance(v, float) else v)
+                 for key in sorted(data["exercises"]) for v in _values(REGISTRY[key])]
+    page, foreign, errors = open_offline_page(browser, f"{site_url}/book/{CHAPTER}.html")
     try:
-        compared = 0
-        for chapter in sorted({REGISTRY[k].chapter for k in ON_PAGE}):
-            text = (SITE / "_static" / ext.DATA_DIR / f"{chapter}.js").read_text(encoding="utf-8")
-            data = json.loads(text[text.index("=", text.index("]")) + 1:].rstrip().rstrip(";"))
-            student = StudentRegistry(data)
-            keys = sorted(data["exercises"])
-            batch = [(k, _values(REGISTRY[k])) for k in keys]
-            got = page.evaluate("""async ([chapter, batch]) => {
-                const out = [];
-                for (const [key, values] of batch)
-                    for (const v of values) out.push(await window.dpnotesCheck(key, chapter, String(v)));
-                return out; }""", [chapter, [[k, [repr(v) if isinstance(v, float) else v for v in vs]]
-                                             for k, vs in batch]])
-            i = 0
-            for key, values in batch:
-                for v in values:
-                    expect = student.check(key, repr(v) if isinstance(v, float) else v)
-                    js = got[i]
-                    i += 1
-                    if isinstance(v, str) and not v.strip():
-                        continue  # the page asks to type a value; the notebook to replace None
-                    assert (js["status"], js["message"], js["slip"]) == (expect.status, expect.message, expect.slip), \
-                        (key, v, js, expect)
-                    compared += 1
-        assert compared > 1500
+        page.evaluate("""(work) => { window.dpnotesVerdicts = Promise.all(
+            work.map(([chapter, key, text]) => window.dpnotesCheck(key, chapter, text))); }""", work)
+        with ThreadPoolExecutor(2) as pool:  # PBKDF2 in hashlib releases the GIL
+            expected = list(pool.map(lambda w: students[w[0]].check(w[1], w[2]), work))
+        got = page.evaluate("() => window.dpnotesVerdicts")
     finally:
         page.close()
+    assert len(got) == len(expected) == len(work)
+    compared = 0
+    for (chapter, key, text), js, expect in zip(work, got, expected):
+        if not text.strip():
+            continue  # the page asks to type a value; the notebook to replace None
+        assert (js["status"], js["message"], js["slip"]) == (expect.status, expect.message, expect.slip), \
+            (key, text, js, expect)
+        compared += 1
+    assert compared > 1500
     assert not foreign and not errors, (foreign, errors)

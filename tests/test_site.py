@@ -10,17 +10,17 @@ sidebar collapses on a desktop. Every chapter's weight and time to its first wor
 slider on a throttled line (10 Mbit/s, 40 ms) go into ``_build/browser-report.json``.
 """
 
+import dataclasses
 import os
 import json
 import re
-import shutil
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 import numpy as np
 import pytest
 
+from conftest import open_offline_page
 from dpnotes.figures import FIGURES
 from dpnotes.widgets.static_html import PAGE_BUDGET_BYTES
 
@@ -38,9 +38,6 @@ READY_BUDGET_S = 3.0
 PHONE = {"width": 390, "height": 844}
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")
                if not p.relative_to(HTML).parts[0].startswith("_")) if HTML.exists() else ["(site not built)"]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\begin\{|\\frac\{|\\alpha\b|\\mathcal\{|\\varepsilon\b")
 _report = {}
 
@@ -48,12 +45,9 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def browser():
-    sync = pytest.importorskip("playwright.sync_api")
-    with sync.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
+def browser(browser):
+    """The session's browser (conftest); the browser report is written once this module's tests have run."""
+    yield browser
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text(json.dumps(_report, indent=1, sort_keys=True))
 
@@ -66,32 +60,37 @@ def _uncached(page):
     return cdp
 
 
-def _open(browser, url, viewport=None, color_scheme="light", received=None, settle=True):
-    page = browser.new_page(viewport=viewport or {"width": 1280, "height": 900}, color_scheme=color_scheme)
-    foreign, errors = [], []
-    if received is not None:  # bytes over the wire, each request, with the cache off
+def _open(browser, url, viewport=None, color_scheme="light", received=None, idle=False):
+    """The page opened offline (conftest's ``open_offline_page``), its math typeset.
+
+    ``idle``: also wait until the network has been idle for 500 ms after loading and after typesetting (the
+    math's web fonts), as the test of a page's requests and weight does; the others wait on what they check
+    and keep collecting foreign requests and errors until the page is closed."""
+    def watch(page):  # bytes over the wire, each request, with the cache off
         _uncached(page).on("Network.loadingFinished", lambda e: received.append(e["encodedDataLength"]))
 
-    def route(r):
-        host = urlparse(r.request.url).hostname
-        if r.request.url.startswith(("data:", "blob:")) or host in {"127.0.0.1", "localhost"}:
-            r.continue_()
-        else:
-            foreign.append(r.request.url)
-            r.abort()
-
-    page.route("**/*", route)
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("requestfailed", lambda r: errors.append(f"failed request {r.url}") if urlparse(r.url).hostname == "127.0.0.1" else None)
-    page.goto(url, wait_until="networkidle")
+    page, foreign, errors = open_offline_page(browser, url, viewport=viewport, color_scheme=color_scheme,
+                                              cdp=watch if received is not None else None,
+                                              wait_until="networkidle" if idle else "load")
     # on pages with figures MathJax is loaded once they are drawn (see book/_ext)
     page.wait_for_function("""() => !document.querySelector('.math') ||
         (window.MathJax && MathJax.startup && MathJax.startup.promise)""")
     page.evaluate("() => (window.MathJax && MathJax.startup && MathJax.startup.promise) || null")
-    if settle:  # the math's web fonts, requested once it is typeset
+    if idle:  # the math's web fonts, requested once it is typeset
         page.wait_for_load_state("networkidle")
     return page, foreign, errors
+
+
+def _settled(page, condition, arg=None, timeout_ms=5_000):
+    """Wait until ``condition`` (a JS function of ``arg``) holds, at most ``timeout_ms``, instead of a fixed sleep.
+
+    Does not fail by itself: the test's assertion that follows says what did not happen."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(condition, arg=arg, timeout=timeout_ms)
+    except PlaywrightTimeout:
+        pass
 
 
 def _artifact(kind, rel, suffix=".png"):
@@ -125,24 +124,41 @@ _VISIBLE_TEXT = """() => {
 }"""
 
 
-@pytest.mark.parametrize("rel", PAGES)
-def test_page_offline_clean_and_typeset(browser, site_url, rel):
-    assert HTML.exists(), "build the book first (make book)"
+@dataclasses.dataclass
+class Opened:
+    """A page opened by :func:`_open`: what it requested from other hosts, its errors, its bytes over the wire."""
+    rel: str
+    page: object
+    foreign: list
+    errors: list
+    received: list
+
+
+@pytest.fixture(scope="module")
+def light(request, browser, site_url):
+    """Page ``request.param`` opened once (light, 1280 px, the cache off, its bytes counted), for every test of
+    it in turn: its offline test reads it first, untouched; its slider and solution tests then use it.
+    The errors and foreign requests collected while the earlier tests ran count against the later ones."""
     received = []
-    page, foreign, errors = _open(browser, f"{site_url}/{rel}", received=received)
-    try:
-        unrendered = page.evaluate(
-            "() => Array.from(document.querySelectorAll('.math')).filter(e => !e.querySelector('mjx-container')).length")
-        raw = RAW_TEX.findall(page.evaluate(_VISIBLE_TEXT))
-        shot = _artifact("", rel)
-        page.screenshot(path=str(shot), full_page=True)
-        size = (HTML / rel).stat().st_size
-        violations = _axe(page)
-        _report.setdefault(rel, {}).update({
-            "foreign_requests": len(foreign), "console_errors": len(errors), "html_bytes": size,
-            "transferred_bytes": int(sum(received)), "axe_serious_light": len(violations)})
-    finally:
-        page.close()
+    page, foreign, errors = _open(browser, f"{site_url}/{request.param}", received=received, idle=True)
+    yield Opened(request.param, page, foreign, errors, received)
+    page.close()
+
+
+@pytest.mark.parametrize("light", PAGES, indirect=True)
+def test_page_offline_clean_and_typeset(light):
+    assert HTML.exists(), "build the book first (make book)"
+    rel, page, foreign, errors, received = light.rel, light.page, light.foreign, light.errors, light.received
+    unrendered = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.math')).filter(e => !e.querySelector('mjx-container')).length")
+    raw = RAW_TEX.findall(page.evaluate(_VISIBLE_TEXT))
+    shot = _artifact("", rel)
+    page.screenshot(path=str(shot), full_page=True)
+    size = (HTML / rel).stat().st_size
+    violations = _axe(page)
+    _report.setdefault(rel, {}).update({
+        "foreign_requests": len(foreign), "console_errors": len(errors), "html_bytes": size,
+        "transferred_bytes": int(sum(received)), "axe_serious_light": len(violations)})
     assert not violations, "accessibility (light mode): " + "\n".join(violations[:10])
     assert sum(received) <= SERVED_BUDGET_BYTES, f"{rel} weighs {sum(received):,} bytes as served"
     assert not foreign, f"requests to other hosts: {foreign}"
@@ -176,42 +192,39 @@ _READ = """(id) => {
 }"""
 
 
-@pytest.mark.parametrize("rel", _widget_pages())
-def test_every_slider_moves_the_plot_to_the_package_values(browser, site_url, rel):
-    page, foreign, errors = _open(browser, f"{site_url}/{rel}")
-    try:
-        page.wait_for_function(_READY)
-        ids = page.eval_on_selector_all(".dpnotes-widget", "els => els.map(e => [e.id, e.dataset.key])")
-        assert ids
-        moves = 0
-        for wid, key in ids:
-            fig = FIGURES[key]
-            state = page.evaluate(_READ, wid)
-            _check_against_package(fig, state)
-            for j, slider in enumerate(fig.sliders):
-                handle = page.locator(f"#{wid}-s{j}")
-                n = len(slider.values)
-                for how, target in (("End", n - 1), ("Home", 0), ("mid", n // 3)):
-                    if how == "mid":
-                        handle.focus()
-                        handle.press("Home")
-                        for _ in range(target):
-                            handle.press("ArrowRight")
-                    else:
-                        handle.focus()
-                        handle.press(how)
-                    new = page.evaluate(_READ, wid)
-                    assert new["params"][slider.name] == pytest.approx(slider.values[target])
-                    if new["params"] != state["params"]:
-                        assert any(a["y"] != b["y"] for a, b in zip(new["traces"], state["traces"])), \
-                            f"{key}: slider {slider.name} moved but the plot did not change"
-                    _check_against_package(fig, new)
-                    assert slider.format(slider.values[target]) in new["readout"]
-                    state = new
-                    moves += 1
-        _report.setdefault(rel, {})["slider_moves_checked"] = moves
-    finally:
-        page.close()
+@pytest.mark.parametrize("light", _widget_pages(), indirect=True)
+def test_every_slider_moves_the_plot_to_the_package_values(light):
+    rel, page, foreign, errors = light.rel, light.page, light.foreign, light.errors
+    page.wait_for_function(_READY)
+    ids = page.eval_on_selector_all(".dpnotes-widget", "els => els.map(e => [e.id, e.dataset.key])")
+    assert ids
+    moves = 0
+    for wid, key in ids:
+        fig = FIGURES[key]
+        state = page.evaluate(_READ, wid)
+        _check_against_package(fig, state)
+        for j, slider in enumerate(fig.sliders):
+            handle = page.locator(f"#{wid}-s{j}")
+            n = len(slider.values)
+            for how, target in (("End", n - 1), ("Home", 0), ("mid", n // 3)):
+                if how == "mid":
+                    handle.focus()
+                    handle.press("Home")
+                    for _ in range(target):
+                        handle.press("ArrowRight")
+                else:
+                    handle.focus()
+                    handle.press(how)
+                new = page.evaluate(_READ, wid)
+                assert new["params"][slider.name] == pytest.approx(slider.values[target])
+                if new["params"] != state["params"]:
+                    assert any(a["y"] != b["y"] for a, b in zip(new["traces"], state["traces"])), \
+                        f"{key}: slider {slider.name} moved but the plot did not change"
+                _check_against_package(fig, new)
+                assert slider.format(slider.values[target]) in new["readout"]
+                state = new
+                moves += 1
+    _report.setdefault(rel, {})["slider_moves_checked"] = moves
     assert not errors, errors
     assert not foreign, foreign
 
@@ -229,33 +242,31 @@ def _chapter_pages_with_solutions():
     return out or ["(no pages with solutions)"]
 
 
-@pytest.mark.parametrize("rel", _chapter_pages_with_solutions())
-def test_every_solution_is_closed_until_the_reader_opens_it(browser, site_url, rel):
+@pytest.mark.parametrize("light", _chapter_pages_with_solutions(), indirect=True)
+def test_every_solution_is_closed_until_the_reader_opens_it(light):
+    rel, page = light.rel, light.page
     source = ROOT / "book" / Path(rel).with_suffix(".ipynb").name
     expected = source.read_text(encoding="utf-8").count("{solution-start}")
-    page, _, _ = _open(browser, f"{site_url}/{rel}")
-    try:
-        state = page.evaluate("""() => Array.from(document.querySelectorAll('.solution')).map(e => ({
-            id: e.id, dropdown: e.classList.contains('dropdown'),
-            shown: Array.from(e.children).filter(c => !c.classList.contains('admonition-title'))
-                        .reduce((h, c) => h + c.offsetHeight, 0)}))""")
-        assert len(state) == expected, f"{len(state)} solutions on the page, {expected} in the notebook"
-        assert all(s["dropdown"] for s in state), [s["id"] for s in state if not s["dropdown"]]
-        assert all(s["shown"] == 0 for s in state), [s["id"] for s in state if s["shown"]]
-        # one click opens it
-        first = state[0]["id"]
-        page.click(f"[id='button-{first}']")
-        page.wait_for_timeout(300)
-        opened = page.evaluate(f"""() => Array.from(document.getElementById({json.dumps(first)}).children)
-            .filter(c => !c.classList.contains('admonition-title')).reduce((h, c) => h + c.offsetHeight, 0)""")
-        assert opened > 0
-    finally:
-        page.close()
+    state = page.evaluate("""() => Array.from(document.querySelectorAll('.solution')).map(e => ({
+        id: e.id, dropdown: e.classList.contains('dropdown'),
+        shown: Array.from(e.children).filter(c => !c.classList.contains('admonition-title'))
+                    .reduce((h, c) => h + c.offsetHeight, 0)}))""")
+    assert len(state) == expected, f"{len(state)} solutions on the page, {expected} in the notebook"
+    assert all(s["dropdown"] for s in state), [s["id"] for s in state if not s["dropdown"]]
+    assert all(s["shown"] == 0 for s in state), [s["id"] for s in state if s["shown"]]
+    # one click opens it
+    first = state[0]["id"]
+    page.click(f"[id='button-{first}']")
+    shown = """(id) => Array.from(document.getElementById(id).children)
+        .filter(c => !c.classList.contains('admonition-title')).reduce((h, c) => h + c.offsetHeight, 0)"""
+    _settled(page, f"(id) => ({shown})(id) > 0", first)
+    opened = page.evaluate(shown, first)
+    assert opened > 0
 
 
 @pytest.mark.parametrize("rel", PAGES)
 def test_page_accessible_in_dark_mode(browser, site_url, rel):
-    page, foreign, errors = _open(browser, f"{site_url}/{rel}", color_scheme="dark", settle=False)
+    page, foreign, errors = _open(browser, f"{site_url}/{rel}", color_scheme="dark")
     try:
         assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
         shot = _artifact("dark", rel)
@@ -284,7 +295,7 @@ def test_figures_follow_the_colour_mode_live(browser, site_url):
         light = page.evaluate(_FIGURE_COLOURS)
         # the theme's colour-mode button: light → dark
         page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
-        page.wait_for_timeout(300)
+        _settled(page, f"(light) => ({_FIGURE_COLOURS})().every((s, i) => s.font !== light[i].font)", light)
         dark = page.evaluate(_FIGURE_COLOURS)
     finally:
         page.close()
@@ -354,12 +365,13 @@ def test_menus_open_on_a_phone_and_the_sidebar_collapses_on_a_desktop(browser, s
     try:
         for side in ("primary", "secondary"):
             page.locator(f".{side}-toggle:visible").click()
-            page.wait_for_timeout(300)
-            opened = page.evaluate(f"""() => {{ const d = document.getElementById('pst-{side}-sidebar-modal');
-                return d.open && d.getBoundingClientRect().width > 200 && d.querySelectorAll('a').length > 0; }}""")
+            is_open = f"""() => {{ const d = document.getElementById('pst-{side}-sidebar-modal');
+                return d.open && d.getBoundingClientRect().width > 200 && d.querySelectorAll('a').length > 0; }}"""
+            _settled(page, is_open)
+            opened = page.evaluate(is_open)
             assert opened, f"the {side} menu does not open at 390 px"
             page.keyboard.press("Escape")
-            page.wait_for_timeout(300)
+            _settled(page, f"() => !document.getElementById('pst-{side}-sidebar-modal').open")
         page.screenshot(path=str(SHOTS / "phone" / "menus-closed.png"))
     finally:
         page.close()
@@ -368,10 +380,10 @@ def test_menus_open_on_a_phone_and_the_sidebar_collapses_on_a_desktop(browser, s
         shown = "() => getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility"
         assert page.evaluate(shown) == "visible"
         page.locator(".primary-toggle:visible").click()
-        page.wait_for_timeout(500)
+        _settled(page, f"() => ({shown})() === 'hidden'")
         assert page.evaluate(shown) == "hidden", "the sidebar toggle does not collapse the sidebar at 1400 px"
         page.locator(".primary-toggle:visible").click()
-        page.wait_for_timeout(500)
+        _settled(page, f"() => ({shown})() === 'visible'")
         assert page.evaluate(shown) == "visible"
     finally:
         page.close()

@@ -1,5 +1,6 @@
 """Tests for dpnotes.subsampling (seed 004, Claims 24–27, Example 4, Conjecture 1)."""
 
+import functools
 import math
 import warnings
 from fractions import Fraction
@@ -28,6 +29,7 @@ SIGMAS = [0.3, 0.5, 1.0, 4.0, 100.0, 1e3]
 
 
 # ----------------------------------------------------------------------------- references
+@functools.cache  # the quick and the full-grid tests ask for the same points: each quadrature is done once
 def mp_log_a_quad(alpha, q, sigma, dps=50):
     """log A_α by mpmath quadrature of the raw integral ∫ μ0^{1−α} mix^α (no dpnotes code)."""
     with mp.workdps(dps):
