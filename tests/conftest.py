@@ -110,6 +110,11 @@ class _SubpathHandler(_QuietHandler):
         return str(SITE / "__outside_the_subpath__")
 
 
+#: how long a page may take to load or to reach a state a test waits for: generous, because the machine may be
+#: busy with other jobs (a wait that runs out fails the test; how fast a page is belongs to the browser report)
+PAGE_TIMEOUT_MS = 300_000
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Headless Chromium, launched once for every browser test of the session."""
@@ -133,6 +138,7 @@ def open_offline_page(browser, url, *, viewport=None, color_scheme="light", init
     two lists growing while the page is used.
     """
     page = browser.new_page(viewport=viewport or {"width": 1280, "height": 900}, color_scheme=color_scheme)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     foreign, errors = [], []
     local = ("data:", "blob:", "file:") if url.startswith("file:") else ("data:", "blob:")
     if cdp is not None:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import open_offline_page
+from conftest import PAGE_TIMEOUT_MS, open_offline_page
 from dpnotes.figures import FIGURES
 from dpnotes.widgets.static_html import PAGE_BUDGET_BYTES
 
@@ -433,12 +433,13 @@ def test_heaviest_chapters_are_ready_on_a_slow_line(browser, site_url):
     timings = {}
     for rel in _heaviest_chapters():
         page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
         try:
             _uncached(page).send("Network.emulateNetworkConditions", SLOW_LINE)
             start = time.perf_counter()
             page.goto(f"{site_url}/{rel}", wait_until="commit")
             # the page parsed (an empty list of figures is trivially ready before) and every figure drawn
-            page.wait_for_function(f"() => document.readyState !== 'loading' && ({_READY})()", timeout=60_000)
+            page.wait_for_function(f"() => document.readyState !== 'loading' && ({_READY})()")
             timings[rel] = round(time.perf_counter() - start, 2)
             _report.setdefault(rel, {})["ready_s_10mbit_40ms"] = timings[rel]
         finally:

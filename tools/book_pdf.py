@@ -104,16 +104,21 @@ def _serve(directory):
     return server, f"http://127.0.0.1:{port}"
 
 
+#: how long a page may take to load and typeset (generous: the machine may be busy with other jobs)
+PAGE_TIMEOUT_MS = 300_000
+
+
 def print_page(browser, url):
     """The PDF bytes of the page at ``url``, printed once its figures are drawn and its math typeset."""
     # as wide as the printed column (A4 less the margins, in CSS pixels at SCALE), so that what is
     # measured before printing is what is printed
     page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1100})
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
-        page.goto(url, wait_until="networkidle", timeout=120_000)
-        page.wait_for_function(_READY, timeout=120_000)
+        page.goto(url, wait_until="networkidle")
+        page.wait_for_function(_READY)
         # on pages with figures the widget script loads MathJax once they are drawn (book/_ext)
-        page.wait_for_function(_TYPESET_STARTED, timeout=120_000)
+        page.wait_for_function(_TYPESET_STARTED)
         page.evaluate("() => (window.MathJax && MathJax.startup && MathJax.startup.promise) || null")
         page.wait_for_load_state("networkidle")
         page.add_style_tag(content=PRINT_CSS)
