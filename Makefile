@@ -53,6 +53,7 @@ tables: $(STAMP)
 
 book: vendor claims
 	$(PY) tools/cache_guard.py
+	$(PY) tools/execution_cache.py
 	$(VENV)/bin/jupyter-book build . --path-output . --builder html -n -W --keep-going
 	@echo "site: $(HTML)/index.html"
 
