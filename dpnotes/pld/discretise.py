@@ -114,10 +114,13 @@ def _discretise(law, interval, pessimistic, method, tail):
     if max(abs(lo_l), abs(hi_l)) / d > 2.0**52:
         raise ValueError(f"interval = {d:g} is too small for losses up to {max(abs(lo_l), abs(hi_l)):.3g}: the grid "
                          f"indices would exceed 2⁵² (use interval ≥ {max(abs(lo_l), abs(hi_l)) / 2.0**52:.3g})")
-    j0 = math.floor(lo_l / d) - 1
-    j1 = math.ceil(hi_l / d) + 1
+    # the merged lower bound of a law with one finite support edge puts a grid point on the edge bin's merged loss
+    edge = _edge_bin(law, d) if not pessimistic and method == "dots" and not law.atoms else None
+    offset = 0.0 if edge is None else edge[0] - d * math.floor(edge[0] / d)  # the grid is offset + j·h
+    j0 = math.floor((lo_l - offset) / d) - 1
+    j1 = math.ceil((hi_l - offset) / d) + 1
     n = j1 - j0 + 1
-    grid = d * np.arange(j0, j1 + 1)
+    grid = offset + d * np.arange(j0, j1 + 1)
     probs = np.zeros(n)
     inf_mass = 0.0
     use_dots = method == "dots"
@@ -176,11 +179,23 @@ def _discretise(law, interval, pessimistic, method, tail):
     sgn_e = np.concatenate([sign, [-sign[-1]]])
     pm0 = law.mass(edges0[:-1], edges0[1:])
     wgt = pm0 / max(pm0.sum(), 1e-300)
-    g0 = -np.sum(wgt * (h[:-1] - sgn_e[:-1] * t / 2))
+    if edge is None:
+        g0 = -np.sum(wgt * (h[:-1] - sgn_e[:-1] * t / 2))
+    else:  # the edge bin's inner edge stays put (g = 0 there; the alternating part of g leaves g_j + g_{j+1} as is)
+        k = int(round((edge[0] - grid[0]) / d))  # the edge bin's grid point
+        inner = k + 1 if edge[1] else k  # its inner edge: the upper one at the lower support edge, else the lower
+        g0 = -h[inner]
     gamma = sgn_e * (g0 + h)
     gamma = np.clip(gamma, -d / 4, d / 4)
     gamma[0] = gamma[-1] = 0.0
     edges = edges0 + gamma
+    if edge is not None:  # the edge bin reaches the support edge; the bins beyond it are empty
+        slo, shi = law.support
+        edges[inner] = grid[k] + (d / 2 if edge[1] else -d / 2)
+        if edge[1]:
+            edges[:inner] = np.minimum(edges[:inner], slo)
+        else:
+            edges[inner + 1:] = np.maximum(edges[inner + 1:], shi)
     r, ok = _merged_residual(law, edges, grid)
     pm = law.mass(edges[:-1], edges[1:])
     lower_edge_res = edges[:-1] - grid  # merged loss ≥ lower edge: always-valid residual
@@ -195,12 +210,55 @@ def _discretise(law, interval, pessimistic, method, tail):
     idx = idx[idx > 0]
     np.add.at(probs, idx - 1, pm[idx])
     probs[-1] += float(law.mass(edges[-1], np.inf))  # mass above the top edge: ≥ ℓ_top + d/2
-    for z, m in law.atoms:
+    for z, m in law.atoms:  # (offset = 0 with atoms)
         k = round(z / d)
         if z - k * d < r_min:
             k -= 1
         probs[k - j0] += m
-    return LossGrid(j0 * d + r_min, d, probs, 0.0, False).truncated(tail)
+    return LossGrid(offset + j0 * d + r_min, d, probs, 0.0, False).truncated(tail)
+
+
+def _edge_bin(law, d):
+    r"""(ℓ_e, lower) for a law whose support has one finite edge: the bin from that edge whose merged loss is h/2
+    from its inner boundary, ℓ_e that merged loss (the grid point given to it) and whether the edge is the lower one;
+    None if the support has no single finite edge or no such bin within 64h of it.
+
+    With the lower support edge L the bin is (L, b] and ℓ_e = log P(Z ≤ b)/Q(Z ≤ b) = b − h/2 (with the upper edge U:
+    (b, U] and ℓ_e = b + h/2), solved by bisection in the bin's width (ℓ_e is taken on the side where the bin's
+    residual, its merged loss minus ℓ_e, is ≥ 0). A grid through ℓ_e (offset ℓ_e mod h) gives the edge bin a
+    residual of about 0; on the grid through 0 it is anywhere in (−h/2, h/2), and the bin is heavy (where the
+    subsampled Gaussian's loss piles up near log(1 − q) a few bins hold most of the mass), so its residual would
+    set the common shift of every bin: a bias of up to h/2 per step, erratic in h. The partition stays a partition
+    of the outputs by their loss, so the merged lower bound stays a post-processing (module docstring).
+    """
+    slo, shi = law.support
+    if math.isfinite(slo) == math.isfinite(shi):
+        return None
+    lower = math.isfinite(slo)
+
+    def residual(w):  # (merged loss − grid point, merged loss) of the edge bin of width w
+        b = slo + w if lower else shi - w
+        p, qm = (law.mass(-np.inf, b), law.q_mass(-np.inf, b)) if lower else (law.mass(b, np.inf), law.q_mass(b, np.inf))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = float(np.log(p) - np.log(qm))
+        return (v - (b - d / 2) if lower else v - (b + d / 2)), v
+
+    lo, hi = 0.0, 64.0 * d
+    r_hi, _ = residual(hi)
+    if not math.isfinite(r_hi) or (r_hi >= 0) == lower:  # no sign change within 64h: no bin to align
+        return None
+    for _ in range(48):
+        mid = 0.5 * (lo + hi)
+        r_mid, _ = residual(mid)
+        if math.isfinite(r_mid) and (r_mid >= 0) != lower:
+            hi = mid
+        else:
+            lo = mid
+    w = hi if not lower else lo  # the side whose residual is ≥ 0
+    r, v = residual(w)
+    if not (math.isfinite(r) and math.isfinite(v)):
+        return None
+    return v - r, lower
 
 
 def _merged_residual(law, edges, grid):
