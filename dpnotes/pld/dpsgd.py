@@ -36,7 +36,9 @@ from .._validation import (
     check_tail_mass,
     named_shapes,
 )
+from ..privacy_loss.laws import SubsampledGaussianLossLaw
 from .constructors import MAX_INTERVAL, pld_subsampled_gaussian
+from .discretise import _edge_bin
 from .distribution import PrivacyLossDistribution
 from .grid import DEFAULT_TAIL_MASS, MAX_POINTS, LossGrid
 
@@ -282,14 +284,18 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     if upper_only:
         h = math.sqrt(target / _UPPER_K)
     else:  # h²(K₀ + c·h) = target, c = x/(2q): the root of an increasing cubic, by bisection in log h
-        c = _lower_cubic(q, sigma)
-        hi = math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
-        lo = hi - 40.0
-        for _ in range(60):
-            mid = 0.5 * (lo + hi)
-            h = math.exp(mid)
-            lo, hi = (mid, hi) if h * h * (_WIDTH_K + c * h) <= target else (lo, mid)
-        h = math.exp(lo)
+        def root(c):
+            hi = math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
+            lo = hi - 40.0
+            for _ in range(60):
+                mid = 0.5 * (lo + hi)
+                h = math.exp(mid)
+                lo, hi = (mid, hi) if h * h * (_WIDTH_K + c * h) <= target else (lo, mid)
+            return math.exp(lo)
+
+        h = root(_lower_cubic(q, sigma))
+        if _lower_cubic(q, sigma, h) != _lower_cubic(q, sigma):  # no edge bin aligned at that h: the full h³ term
+            h = root(_lower_cubic(q, sigma, h))
     return float(min(h, s / 2, 0.05)), lams
 
 
@@ -324,7 +330,7 @@ def _lower_step(q, sigma, h, ratio):
     r"""The factor s on the spacing h that scales the lower end's error by ``ratio`` < 1 in the model of
     :func:`_width_interval`: s²(K₀ + c·s·h)/(K₀ + c·h) = ratio, c = x/(2q) (between s = √ratio where the h² term
     dominates and s = ratio^{1/3} where the h³ term does), by bisection in s ∈ (0, 1)."""
-    c = _lower_cubic(q, sigma)
+    c = _lower_cubic(q, sigma, h)
     lo, hi = 0.0, 1.0
     for _ in range(50):
         mid = 0.5 * (lo + hi)
@@ -332,12 +338,17 @@ def _lower_step(q, sigma, h, ratio):
     return lo
 
 
-def _lower_cubic(q, sigma):
+def _lower_cubic(q, sigma, h=None):
     r"""c of the lower end's h³ term in the model of :func:`_width_interval`: x/(2q), x = e^{3/max(σ, 0.8)²}, divided
-    by :data:`_ALIGNED_CUBIC_GAIN` for σ < 1, where the merged grid puts a point on the support edge's bin
-    (``dpnotes.pld.discretise._edge_bin``: its edge bin is then at most 1.6 spacings wide)."""
+    by :data:`_ALIGNED_CUBIC_GAIN` for σ < 1 where the merged grid of spacing ``h`` puts a point on the support
+    edge's bin (:func:`dpnotes.pld.discretise._edge_bin`, which aligns only an edge bin at most 1.6 spacings wide:
+    at fine h the loss density near log(1 − q) is sparse and the bin wider); ``h=None``: as if aligned."""
     c = math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q)
-    return c / _ALIGNED_CUBIC_GAIN if sigma < 1.0 else c
+    if sigma >= 1.0 or not 0.0 < q < 1.0:
+        return c
+    if h is not None and _edge_bin(SubsampledGaussianLossLaw(q, sigma, True), h) is None:
+        return c
+    return c / _ALIGNED_CUBIC_GAIN
 
 
 # measured at σ = 0.8, q ∈ {10⁻³, 10⁻², 0.05}, T ∈ {10³, 10⁴}, at h, 2h and 4h of the lower grid chosen for r = 10⁻³:
