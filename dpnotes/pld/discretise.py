@@ -11,7 +11,8 @@ quadrature in the loss (:func:`_bin_average`, nodes :data:`_GL_NODES` and
 weights :data:`_GL_WEIGHTS` on [0, 1]) while the log-density varies by less
 than :data:`_MAX_LOG_SPREAD`, and falls back to the exact masses elsewhere.
 :func:`_merged_residual` gives the loss of each merged bin relative to its
-grid point; :func:`_atoms_grid` discretises a purely atomic law (its atom at +∞
+grid point, :func:`_edge_bin` the grid point on the support edge's bin and
+:func:`_common_residual` the shift of the merged grid; :func:`_atoms_grid` discretises a purely atomic law (its atom at +∞
 exactly).
 """
 

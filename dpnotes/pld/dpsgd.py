@@ -258,7 +258,7 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     the Chernoff tilt) reaches δ by about (1 + λ)·T·h²/(2c). Hence, with
     x = e^{3/max(σ, 0.8)²},
 
-    .. math:: \text{width} \approx (1 + \hat\lambda)\,T h^2\,\big(K_0 + x\,h/(2q)\big),\qquad
+    .. math:: \text{width} \approx (1 + \hat\lambda)\,T h^2\,\big(K_0 + c\,h\big),\quad c = x/(2q),\qquad
               \text{upper} - \varepsilon \approx (1 + \hat\lambda)\,T h^2\,K_0',
 
     solved for h (h ≤ s/2), with (λ̂, ε̂) from :func:`_chernoff_pilot` (λ̂ the
@@ -268,6 +268,9 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     is near 0.1 for σ ≥ 2 and grows roughly like h·e^{3/σ²}/q below (the
     merged lower bound then errs at order h³: the per-step loss has a long,
     steep right tail), while the upper bound alone stays at order h².
+    For σ < 1, where the merged grid puts a point on the support edge's bin,
+    c is a quarter of that (:func:`_lower_cubic`; checked at the h found, and
+    solved again with the full c where the edge bin is not aligned).
     Where the model is off the bracket refines (:func:`dpsgd_epsilon_bracket`).
 
     ``pilot``: (λ̂, ε̂) of :func:`_chernoff_pilot` if already computed.
