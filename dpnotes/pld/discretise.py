@@ -223,19 +223,44 @@ def _discretise(law, interval, pessimistic, method, tail):
 _MAX_EDGE_BIN = 1.6
 
 
-def _edge_bin(law, d):
-    r"""(ℓ_e, lower) for a law whose support has one finite edge: the bin from that edge whose merged loss is h/2
-    from its inner boundary, ℓ_e that merged loss (the grid point given to it) and whether the edge is the lower one;
-    None if the support has no single finite edge or no such bin within :data:`_MAX_EDGE_BIN`·h of it.
+def _edge_bin(law, interval):
+    r"""The grid point the merged lower bound puts on the bin at a law's finite support edge, or None.
 
-    With the lower support edge L the bin is (L, b] and ℓ_e = log P(Z ≤ b)/Q(Z ≤ b) = b − h/2 (with the upper edge U:
-    (b, U] and ℓ_e = b + h/2), solved by bisection in the bin's width (ℓ_e is taken on the side where the bin's
-    residual, its merged loss minus ℓ_e, is ≥ 0). A grid through ℓ_e (offset ℓ_e mod h) gives the edge bin a
-    residual of about 0; on the grid through 0 it is anywhere in (−h/2, h/2), and the bin is heavy (where the
-    subsampled Gaussian's loss piles up near log(1 − q) a few bins hold most of the mass), so its residual would
-    set the common shift of every bin: a bias of up to h/2 per step, erratic in h. The partition stays a partition
-    of the outputs by their loss, so the merged lower bound stays a post-processing (module docstring).
+    For a loss law whose support has one finite edge (the Poisson-subsampled Gaussian's log(1 − q), below in the
+    remove direction, above in the add direction) this is the merged loss ℓ_e of the bin from that edge whose
+    merged loss lies h/2 from its inner boundary: with the lower edge L the bin is (L, b] and
+
+    .. math:: \ell_e = \log\frac{P(Z \le b)}{Q(Z \le b)} = b - h/2
+
+    (with the upper edge U: (b, U] and ℓ_e = b + h/2), solved by bisection in the bin's width (ℓ_e taken on the
+    side where the bin's merged loss is ≥ ℓ_e). A grid through ℓ_e (offset ℓ_e mod h) gives the edge bin a residual
+    of about 0; on the grid through 0 it is anywhere in (−h/2, h/2), and the bin is heavy (the subsampled
+    Gaussian's loss piles up near log(1 − q): a few bins hold most of the mass), so its residual would set the
+    common shift of every bin, a bias of up to h/2 per step, erratic in h. The bins still partition the outputs
+    by their loss, so the merged lower bound stays a post-processing (:mod:`dpnotes.pld`).
+
+    Parameters
+    ----------
+    law : LossLaw
+    interval : float, the grid spacing h > 0
+
+    Returns
+    -------
+    (float, bool) or None
+        (ℓ_e, whether the edge is the lower one); None if the support has no single finite edge, the law has
+        atoms, or the bin would be wider than :data:`_MAX_EDGE_BIN`·h (where the density is sparse near the
+        edge, at fine h or σ ≳ 1, the aligned bin would merge away the end of the loss range a large tilt
+        weighs most).
+
+    References
+    ----------
+    Koskela, Jälkö & Honkela (2020); Doroshenko, Ghazi, Kamath, Kumar & Manurangsi (2022), "Connect the dots"
+    (merging outputs as a post-processing).
+
     """
+    d = interval
+    if law.atoms:
+        return None
     slo, shi = law.support
     if math.isfinite(slo) == math.isfinite(shi):
         return None

@@ -36,9 +36,7 @@ from .._validation import (
     check_tail_mass,
     named_shapes,
 )
-from ..privacy_loss.laws import SubsampledGaussianLossLaw
 from .constructors import MAX_INTERVAL, pld_subsampled_gaussian
-from .discretise import _edge_bin
 from .distribution import PrivacyLossDistribution
 from .grid import DEFAULT_TAIL_MASS, MAX_POINTS, LossGrid
 
@@ -268,7 +266,7 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     is near 0.1 for σ ≥ 2 and grows roughly like h·e^{3/σ²}/q below (the
     merged lower bound then errs at order h³: the per-step loss has a long,
     steep right tail), while the upper bound alone stays at order h².
-    For σ < 1, where the merged grid puts a point on the support edge's bin,
+    For σ < 0.9, where the merged grid puts a point on the support edge's bin,
     c is a quarter of that (:func:`_lower_cubic`; checked at the h found, and
     solved again with the full c where the edge bin is not aligned).
     Where the model is off the bracket refines (:func:`dpsgd_epsilon_bracket`).
@@ -343,16 +341,18 @@ def _lower_step(q, sigma, h, ratio):
 
 def _lower_cubic(q, sigma, h=None):
     r"""c of the lower end's h³ term in the model of :func:`_width_interval`: x/(2q), x = e^{3/max(σ, 0.8)²}, divided
-    by :data:`_ALIGNED_CUBIC_GAIN` for σ < 1 where the merged grid of spacing ``h`` puts a point on the support
-    edge's bin (:func:`dpnotes.pld.discretise._edge_bin`, which aligns only an edge bin at most 1.6 spacings wide:
-    at fine h the loss density near log(1 − q) is sparse and the bin wider); ``h=None``: as if aligned."""
+    by :data:`_ALIGNED_CUBIC_GAIN` where the merged grid of spacing ``h`` puts a point on the support edge's bin
+    (``_edge_bin`` of :mod:`dpnotes.pld.discretise`, which aligns only an edge bin at most 1.6 spacings wide): for
+    σ < 0.9 and h ≥ :data:`_ALIGNED_MIN_H`·q (measured at σ = 0.8: the bin is 1.6h wide at h ≈ 0.018q for
+    q ∈ {10⁻³, 10⁻², 0.05}, wider at finer h, where the loss density near log(1 − q) is sparse against h);
+    ``h=None``: as if aligned."""
     c = math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q)
-    if sigma >= 1.0 or not 0.0 < q < 1.0:
-        return c
-    if h is not None and _edge_bin(SubsampledGaussianLossLaw(q, sigma, True), h) is None:
+    if sigma >= 0.9 or (h is not None and h < _ALIGNED_MIN_H * q):
         return c
     return c / _ALIGNED_CUBIC_GAIN
 
+
+_ALIGNED_MIN_H = 0.02
 
 # measured at σ = 0.8, q ∈ {10⁻³, 10⁻², 0.05}, T ∈ {10³, 10⁴}, at h, 2h and 4h of the lower grid chosen for r = 10⁻³:
 # with the edge bin aligned the lower end's error/((1 + λ̂)T h²/ε̂) was 0.07–1.9, 2–10× below the grid through 0
