@@ -115,73 +115,61 @@ def _discretise(law, interval, pessimistic, method, tail):
     if max(abs(lo_l), abs(hi_l)) / d > 2.0**52:
         raise ValueError(f"interval = {d:g} is too small for losses up to {max(abs(lo_l), abs(hi_l)):.3g}: the grid "
                          f"indices would exceed 2⁵² (use interval ≥ {max(abs(lo_l), abs(hi_l)) / 2.0**52:.3g})")
-    use_dots = method == "dots"
-    if not pessimistic and use_dots:
-        # merged lower bound: a law with one finite support edge is tried with a grid point on the edge bin's
-        # merged loss too, and the grid giving away the least mean loss is kept (both are valid lower bounds)
-        edge = _edge_bin(law, d) if not law.atoms else None
-        tries = [_merged_grid(law, d, lo_l, hi_l, tail, e) for e in ([None] if edge is None else [None, edge])]
-        return min(tries, key=lambda pair: pair[1])[0]
-    j0 = math.floor(lo_l / d) - 1
-    j1 = math.ceil(hi_l / d) + 1
-    n = j1 - j0 + 1
-    grid = d * np.arange(j0, j1 + 1)
-    probs = np.zeros(n)
-    inf_mass = 0.0
-
-    # bins (ℓ_j, ℓ_{j+1}], j = 0..n−2, plus the two tails
-    pm = law.mass(grid[:-1], grid[1:])
-    below = float(law.mass(-np.inf, grid[0]))
-    above = float(law.mass(grid[-1], np.inf))
-    if pessimistic:
-        if use_dots:
-            w, ok = _bin_average(law, grid[:-1], grid[1:],
-                                 lambda x, l: -np.expm1(l - x) / -math.expm1(-d))
-            w = np.where(ok, np.clip(w, 0.0, 1.0), 1.0)
-            # where quadrature is unreliable (the log-density varies too much, e.g. at an
-            # edge of the support) the split that keeps P- and Q-mass comes from the
-            # Q-mass: w = (P(bin) − e^{ℓ_j} Q(bin)) / (P(bin)(1 − e^{−h})), h = d the spacing
-            bad = np.nonzero(~ok & (pm > 0))[0]
-            if bad.size:
-                qm = law.q_mass(grid[bad], grid[bad + 1])
-                wb = (pm[bad] - np.exp(grid[bad]) * qm) / (pm[bad] * -math.expm1(-d))
-                w[bad] = np.where(np.isfinite(wb), np.clip(wb, 0.0, 1.0), 1.0)
-        else:
-            w = np.ones(n - 1)
-        probs[1:] += pm * w
-        probs[:-1] += pm * (1.0 - w)
-        probs[0] += below
-        inf_mass += above
-    else:
-        probs[:-1] += pm
-        probs[-1] += above
-    shift = j0 * d
-    for z, m in law.atoms:
-        k = math.floor(z / d)
-        k = k - 1 if k * d > z else (k + 1 if (k + 1) * d <= z else k)  # k·d ≤ z < (k+1)·d
-        if pessimistic:
-            if z == k * d:
-                probs[k - j0] += m
-            elif use_dots:
-                w1 = -math.expm1(k * d - z) / -math.expm1(-d)
-                probs[k - j0] += m * (1 - w1)
-                probs[k + 1 - j0] += m * w1
-            else:
-                probs[k + 1 - j0] += m
-        else:
-            probs[k - j0] += m
-    return LossGrid(shift, d, probs, inf_mass, pessimistic).truncated(tail)
-
-
-def _merged_grid(law, d, lo_l, hi_l, tail, edge):
-    """The merged lower LossGrid on the grid through 0 (``edge`` None) or through the edge bin's point ``edge``
-    (:func:`_edge_bin`), and the mean loss it gives away, Σ_j p_j (ℓ_j + r_j − placed loss_j)."""
+    # the merged lower bound of a law with one finite support edge puts a grid point on the edge bin's merged loss
+    edge = _edge_bin(law, d) if not pessimistic and method == "dots" and not law.atoms else None
     offset = 0.0 if edge is None else edge[0] - d * math.floor(edge[0] / d)  # the grid is offset + j·h
     j0 = math.floor((lo_l - offset) / d) - 1
     j1 = math.ceil((hi_l - offset) / d) + 1
     n = j1 - j0 + 1
     grid = offset + d * np.arange(j0, j1 + 1)
     probs = np.zeros(n)
+    inf_mass = 0.0
+    use_dots = method == "dots"
+
+    if pessimistic or not use_dots:
+        # bins (ℓ_j, ℓ_{j+1}], j = 0..n−2, plus the two tails
+        pm = law.mass(grid[:-1], grid[1:])
+        below = float(law.mass(-np.inf, grid[0]))
+        above = float(law.mass(grid[-1], np.inf))
+        if pessimistic:
+            if use_dots:
+                w, ok = _bin_average(law, grid[:-1], grid[1:],
+                                     lambda x, l: -np.expm1(l - x) / -math.expm1(-d))
+                w = np.where(ok, np.clip(w, 0.0, 1.0), 1.0)
+                # where quadrature is unreliable (the log-density varies too much, e.g. at an
+                # edge of the support) the split that keeps P- and Q-mass comes from the
+                # Q-mass: w = (P(bin) − e^{ℓ_j} Q(bin)) / (P(bin)(1 − e^{−h})), h = d the spacing
+                bad = np.nonzero(~ok & (pm > 0))[0]
+                if bad.size:
+                    qm = law.q_mass(grid[bad], grid[bad + 1])
+                    wb = (pm[bad] - np.exp(grid[bad]) * qm) / (pm[bad] * -math.expm1(-d))
+                    w[bad] = np.where(np.isfinite(wb), np.clip(wb, 0.0, 1.0), 1.0)
+            else:
+                w = np.ones(n - 1)
+            probs[1:] += pm * w
+            probs[:-1] += pm * (1.0 - w)
+            probs[0] += below
+            inf_mass += above
+        else:
+            probs[:-1] += pm
+            probs[-1] += above
+        shift = j0 * d
+        for z, m in law.atoms:
+            k = math.floor(z / d)
+            k = k - 1 if k * d > z else (k + 1 if (k + 1) * d <= z else k)  # k·d ≤ z < (k+1)·d
+            if pessimistic:
+                if z == k * d:
+                    probs[k - j0] += m
+                elif use_dots:
+                    w1 = -math.expm1(k * d - z) / -math.expm1(-d)
+                    probs[k - j0] += m * (1 - w1)
+                    probs[k + 1 - j0] += m * w1
+                else:
+                    probs[k + 1 - j0] += m
+            else:
+                probs[k - j0] += m
+        return LossGrid(shift, d, probs, inf_mass, pessimistic).truncated(tail)
+
     # ---- lower bound by merging: bins around each grid point, edges balanced ----
     edges0 = np.concatenate([grid - d / 2, [grid[-1] + d / 2]])
     r0, ok0 = _merged_residual(law, edges0, grid)
@@ -225,8 +213,7 @@ def _merged_grid(law, d, lo_l, hi_l, tail, edge):
         if z - k * d < r_min:
             k -= 1
         probs[k - j0] += m
-    given_away = float(np.sum(pm * (r - r_min + steps_down * d)))
-    return LossGrid(offset + j0 * d + r_min, d, probs, 0.0, False).truncated(tail), given_away
+    return LossGrid(offset + j0 * d + r_min, d, probs, 0.0, False).truncated(tail)
 
 
 # the widest edge bin aligned to (in grid spacings): where the loss density is sparse near the support edge (σ ≳ 1
