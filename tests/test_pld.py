@@ -584,7 +584,7 @@ def _subsampled_gaussian_delta_exact(eps, q, sigma, remove):
 
 
 @pytest.mark.parametrize("q, sigma", [(1e-3, 0.8), (0.01, 0.8), (0.05, 0.9)])
-@pytest.mark.parametrize("h_over_q", [0.013, 0.02, 0.037, 0.05, 0.11, 0.2])
+@pytest.mark.parametrize("h_over_q", [0.013, 0.02, 0.037, 0.06, 0.11, 0.2])
 def test_merged_lower_bound_with_its_grid_on_the_support_edge_stays_below_the_exact_curve(q, sigma, h_over_q):
     """The merged lower PLD puts a grid point on the merged loss of the bin at the support edge log(1 − q) (a grid
     offset per direction, ``_edge_bin``) and rounds bins down by the least-loss common residual: still a lower
@@ -596,7 +596,7 @@ def test_merged_lower_bound_with_its_grid_on_the_support_edge_stays_below_the_ex
     h = h_over_q * q
     lo = pld_subsampled_gaussian(q, sigma, interval=h, pessimistic=False)
     aligned = [_edge_bin(SubsampledGaussianLossLaw(q, sigma, remove), h) for remove in (True, False)]
-    if sigma == 0.8 and h_over_q >= 0.05:  # coarse enough that the edge bin is at most 1.6h wide: aligned
+    if sigma == 0.8 and h_over_q >= 0.06:  # coarse enough that the edge bin is at most 1.45h wide: aligned
         assert all(a is not None for a in aligned)
     for g in lo.grids:
         assert float(g.probs.sum()) <= 1.0 + 1e-12

@@ -342,8 +342,8 @@ def _lower_step(q, sigma, h, ratio):
 def _lower_cubic(q, sigma, h=None):
     r"""c of the lower end's h³ term in the model of :func:`_width_interval`: x/(2q), x = e^{3/max(σ, 0.8)²}, divided
     by :data:`_ALIGNED_CUBIC_GAIN` where the merged grid of spacing ``h`` puts a point on the support edge's bin
-    (``_edge_bin`` of :mod:`dpnotes.pld.discretise`, which aligns only an edge bin at most 1.6 spacings wide): for
-    σ < 0.9 and h ≥ :data:`_ALIGNED_MIN_H`·q (measured at σ = 0.8: the bin is 1.6h wide at h ≈ 0.018q for
+    (``_edge_bin`` of :mod:`dpnotes.pld.discretise`, which aligns only an edge bin at most 1.45 spacings wide): for
+    σ < 0.9 and h ≥ :data:`_ALIGNED_MIN_H`·q (measured at σ = 0.8: the bin is 1.45h wide at h ≈ 0.04q for
     q ∈ {10⁻³, 10⁻², 0.05}, wider at finer h, where the loss density near log(1 − q) is sparse against h);
     ``h=None``: as if aligned."""
     c = math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q)
@@ -352,7 +352,7 @@ def _lower_cubic(q, sigma, h=None):
     return c / _ALIGNED_CUBIC_GAIN
 
 
-_ALIGNED_MIN_H = 0.02
+_ALIGNED_MIN_H = 0.04
 
 # measured at σ = 0.8, q ∈ {10⁻³, 10⁻², 0.05}, T ∈ {10³, 10⁴}, at h, 2h and 4h of the lower grid chosen for r = 10⁻³:
 # with the edge bin aligned the lower end's error/((1 + λ̂)T h²/ε̂) was 0.07–1.9, 2–10× below the grid through 0
