@@ -26,9 +26,18 @@ Two discretisations are offered:
     loss in a bin around each grid point are merged (a post-processing, which
     can only lower δ); the merged loss of bin j lies within O(h³) of ℓ_j
     because the bin edges are placed to balance the bin, and every merged loss
-    is rounded down to ℓ_j plus the smallest residual (merged loss − ℓ_j) over
-    the bins. The grid of the lower bound is therefore shifted by that (tiny,
-    exactly computed) residual.
+    is rounded down to ℓ_j + r*, r* ≤ 0 a common residual (merged loss − ℓ_j)
+    chosen to give away the least mean loss; a bin whose residual is below r*
+    goes to the grid point (or points) below, so every mass sits at or below
+    its merged loss. The grid of the lower bound is therefore shifted by r*
+    (tiny, exactly computed). Where the loss has one finite support edge (the
+    subsampled Gaussian's log(1 − q)) the grid is offset so that a grid point
+    is the merged loss of the bin at the edge: on the grid through 0 that
+    heavy bin's residual is anywhere in (−h/2, h/2) and would set r*, a bias of
+    order h per step. Any partition of the outputs by their loss is a
+    post-processing (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022),
+    and lowering a loss only lowers δ, so the offset and r* change the
+    accuracy only, never the validity.
 ``method="round"``
     Round every loss up (pessimistic) or down (optimistic) to the grid
     ("privacy buckets"). Simple, but after T steps the two bounds are T·h apart

@@ -256,7 +256,7 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     the Chernoff tilt) reaches δ by about (1 + λ)·T·h²/(2c). Hence, with
     x = e^{3/max(σ, 0.8)²},
 
-    .. math:: \text{width} \approx (1 + \hat\lambda)\,T h^2\,\big(K_0 + x\,h/(2q)\big),\qquad
+    .. math:: \text{width} \approx (1 + \hat\lambda)\,T h^2\,\big(K_0 + c\,h\big),\quad c = x/(2q),\qquad
               \text{upper} - \varepsilon \approx (1 + \hat\lambda)\,T h^2\,K_0',
 
     solved for h (h ≤ s/2), with (λ̂, ε̂) from :func:`_chernoff_pilot` (λ̂ the
@@ -266,6 +266,9 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     is near 0.1 for σ ≥ 2 and grows roughly like h·e^{3/σ²}/q below (the
     merged lower bound then errs at order h³: the per-step loss has a long,
     steep right tail), while the upper bound alone stays at order h².
+    For σ < 0.9, where the merged grid puts a point on the support edge's bin,
+    c is a quarter of that (:func:`_lower_cubic`; checked at the h found, and
+    solved again with the full c where the edge bin is not aligned).
     Where the model is off the bracket refines (:func:`dpsgd_epsilon_bracket`).
 
     ``pilot``: (λ̂, ε̂) of :func:`_chernoff_pilot` if already computed.
@@ -282,14 +285,18 @@ def _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=Fal
     if upper_only:
         h = math.sqrt(target / _UPPER_K)
     else:  # h²(K₀ + c·h) = target, c = x/(2q): the root of an increasing cubic, by bisection in log h
-        c = x / (2.0 * q)
-        hi = math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
-        lo = hi - 40.0
-        for _ in range(60):
-            mid = 0.5 * (lo + hi)
-            h = math.exp(mid)
-            lo, hi = (mid, hi) if h * h * (_WIDTH_K + c * h) <= target else (lo, mid)
-        h = math.exp(lo)
+        def root(c):
+            hi = math.log(math.sqrt(target / _WIDTH_K))  # h ≤ √(target/K₀)
+            lo = hi - 40.0
+            for _ in range(60):
+                mid = 0.5 * (lo + hi)
+                h = math.exp(mid)
+                lo, hi = (mid, hi) if h * h * (_WIDTH_K + c * h) <= target else (lo, mid)
+            return math.exp(lo)
+
+        h = root(_lower_cubic(q, sigma))
+        if _lower_cubic(q, sigma, h) != _lower_cubic(q, sigma):  # no edge bin aligned at that h: the full h³ term
+            h = root(_lower_cubic(q, sigma, h))
     return float(min(h, s / 2, 0.05)), lams
 
 
@@ -310,7 +317,7 @@ def _end_intervals(q, sigma, steps, delta, rel_width, tail_mass):
     pilot = _chernoff_pilot(q, sigma, steps, delta, tail_mass)
     shared, _ = _width_interval(q, sigma, steps, delta, rel_width, tail_mass, pilot=pilot)
     best = (shared, shared, 0.0)  # one grid for both ends, the whole width by the bracket's model (α = 0)
-    if math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q) * shared >= _WIDTH_K:  # the lower end's h³ term dominates:
+    if _lower_cubic(q, sigma) * shared >= _WIDTH_K:  # the lower end's h³ term dominates:
         best = None  # its model is least sure there (it missed by up to 3×): split, and refine the lower end alone
     for alpha in np.arange(1, 10) / 10:
         h_up, _ = _width_interval(q, sigma, steps, delta, alpha * rel_width, tail_mass, upper_only=True, pilot=pilot)
@@ -324,13 +331,33 @@ def _lower_step(q, sigma, h, ratio):
     r"""The factor s on the spacing h that scales the lower end's error by ``ratio`` < 1 in the model of
     :func:`_width_interval`: s²(K₀ + c·s·h)/(K₀ + c·h) = ratio, c = x/(2q) (between s = √ratio where the h² term
     dominates and s = ratio^{1/3} where the h³ term does), by bisection in s ∈ (0, 1)."""
-    c = math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q)
+    c = _lower_cubic(q, sigma, h)
     lo, hi = 0.0, 1.0
     for _ in range(50):
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if mid * mid * (_WIDTH_K + c * mid * h) <= ratio * (_WIDTH_K + c * h) else (lo, mid)
     return lo
 
+
+def _lower_cubic(q, sigma, h=None):
+    r"""c of the lower end's h³ term in the model of :func:`_width_interval`: x/(2q), x = e^{3/max(σ, 0.8)²}, divided
+    by :data:`_ALIGNED_CUBIC_GAIN` where the merged grid of spacing ``h`` puts a point on the support edge's bin
+    (``_edge_bin`` of :mod:`dpnotes.pld.discretise`, which aligns only an edge bin at most 1.45 spacings wide): for
+    σ < 0.9 and h ≥ :data:`_ALIGNED_MIN_H`·q (measured at σ = 0.8: the bin is 1.45h wide at h ≈ 0.04q for
+    q ∈ {10⁻³, 10⁻², 0.05}, wider at finer h, where the loss density near log(1 − q) is sparse against h);
+    ``h=None``: as if aligned."""
+    c = math.exp(3.0 / max(sigma, 0.8)**2) / (2.0 * q)
+    if sigma >= 0.9 or (h is not None and h < _ALIGNED_MIN_H * q):
+        return c
+    return c / _ALIGNED_CUBIC_GAIN
+
+
+_ALIGNED_MIN_H = 0.04
+
+# measured at σ = 0.8, q ∈ {10⁻³, 10⁻², 0.05}, T ∈ {10³, 10⁴}, at h, 2h and 4h of the lower grid chosen for r = 10⁻³:
+# with the edge bin aligned the lower end's error/((1 + λ̂)T h²/ε̂) was 0.07–1.9, 2–10× below the grid through 0
+# (0.3–13), and within 1.3× of K₀ + x·h/(8q) at its largest misses
+_ALIGNED_CUBIC_GAIN = 4.0
 
 _WIDTH_K = 0.14  # K₀ of :func:`_width_interval` (measured ≈ 0.1, plus a margin so the first grid mostly suffices)
 # K₀' of :func:`_width_interval`: upper − ε measured 0.05–0.15·(1 + λ̂)T h²/ε̂·ε over the quick grid (q ∈ {10⁻³, 10⁻²,
