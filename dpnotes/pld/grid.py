@@ -110,9 +110,8 @@ class LossGrid:
         tilt = float(check_nonnegative(tilt, "tilt"))
         if self.error > 0 and tilt != self.tilt:
             raise ValueError("tilt can only be chosen for a grid that carries no round-off yet")
-        return LossGrid(self.shift, self.interval, self.probs, self.inf_mass, self.pessimistic,
-                        self.error, tilt=tilt, log_tilt_error=self.log_tilt_error,
-                        inf_error=self.inf_error)
+        return _trusted_grid(self.shift, self.interval, self.probs, self.inf_mass, self.pessimistic,
+                             self.error, tilt, self.log_tilt_error, self.inf_error)
 
     def log_mgf(self, tilt):
         """log Σ_i p_i e^{λ ℓ_i}, the log moment generating function of the finite part (λ a number or array)."""
@@ -210,6 +209,26 @@ class LossGrid:
             return math.inf
         point = lambda i: 0.0 if i < i0 else self.shift + self.interval * i  # noqa: E731
         lo, hi = i0 - 1, n - 1  # f(point(lo)) > delta ≥ f(point(hi))
+        # narrow the bracket around a guess (δ at every grid loss at once, round-off left out), each probe by f
+        # itself: galloping from the guess; δ decreasing in ε, the pair found is the one bisection alone finds
+        g = min(max(self._crossing_guess(delta, i0), lo + 1), hi - 1)
+        if lo < g < hi:
+            up = f(point(g)) > delta  # the crossing is above g: gallop upwards from it, else downwards
+            lo, hi = (g, hi) if up else (lo, g)
+            step = 1
+            while hi - lo > 1:
+                probe = lo + step if up else hi - step
+                if not lo < probe < hi:
+                    break
+                if f(point(probe)) > delta:
+                    lo = probe
+                    if not up:
+                        break
+                else:
+                    hi = probe
+                    if up:
+                        break
+                step *= 2
         while hi - lo > 1:
             mid = (lo + hi) // 2
             if f(point(mid)) > delta:
@@ -221,6 +240,21 @@ class LossGrid:
         # δ is affine in x = e^ε on [ea, eb]: solve da + (db − da)(x − xa)/(xb − xa) = delta
         frac = (da - delta) / (da - db) if da > db else 1.0
         return float(ea + math.log1p(frac * math.expm1(eb - ea)))
+
+    def _crossing_guess(self, delta, i0):
+        """About the last index k ≥ i0 − 1 with δ(ℓ_k) > ``delta``: δ at every grid loss at once by suffix sums,
+        δ(ℓ_k) = Σ_{i>k} p_i − Σ_{i>k} p_i e^{−(i−k)h} + p_∞, without the round-off and slack of :meth:`_bound`
+        (only a starting point for :meth:`_epsilon_one`, whose probes are exact); over the top 600/h points."""
+        p, h = self.probs, self.interval
+        n = p.size
+        start = max(i0, n - 1 - int(600.0 / h))  # e^{(n−1−i)h} ≤ e^{600}: no overflow
+        tail = p[start:]
+        w = np.exp(h * np.arange(tail.size - 1, -1, -1, dtype=float))  # e^{(n−1−i)h}
+        s0 = np.cumsum(tail[::-1])[::-1]  # Σ_{i≥k} p_i
+        s1 = np.cumsum((tail * w)[::-1])[::-1] / w  # Σ_{i≥k} p_i e^{−(i−k)h}
+        d = s0 - s1 + self.inf_mass  # δ(ℓ_k), k = start … n − 1 (the term i = k of both sums cancels: p_k − p_k)
+        above = np.flatnonzero(d > delta)
+        return start + int(above[-1]) if above.size else start - 1
 
     def truncated(self, tail_mass):
         """Cut the tails holding at most ``tail_mass`` each; keep the bound valid."""
@@ -242,9 +276,8 @@ class LossGrid:
         if self.pessimistic:
             kept[0] += low_mass  # rounding losses up is allowed
             inf_mass += high_mass
-        return LossGrid(self.shift + lo * self.interval, self.interval, kept, inf_mass,
-                        self.pessimistic, self.error, tilt=self.tilt,
-                        log_tilt_error=self.log_tilt_error, inf_error=self.inf_error)
+        return _trusted_grid(self.shift + lo * self.interval, self.interval, kept, inf_mass,
+                             self.pessimistic, self.error, self.tilt, self.log_tilt_error, self.inf_error)
 
     def compose(self, other, tail_mass=DEFAULT_TAIL_MASS):
         """The grid of the composition (losses add): a convolution, cut to its bulk.
@@ -519,8 +552,23 @@ class LossGrid:
         p_inf = self.inf_mass  # the atom: (m + p∞)^T − m^T, with the sum m known to n·u relative; + the cut tails
         inf_mass = (m + p_inf) ** T * -math.expm1(T * math.log1p(-p_inf / (m + p_inf))) * (1 + 4 * T * n * UNIT_ROUNDOFF) + (
             (tau_up + tau_dn) if self.pessimistic else 0.0)
-        return LossGrid(T * self.shift + (lo + shift_c) * h, h, c0[:u - lo + 1], min(inf_mass, 1.0), self.pessimistic, e0,
-                        tilt=lam, log_tilt_error=log_t, inf_error=0.0)
+        return _trusted_grid(T * self.shift + (lo + shift_c) * h, h, c0[:u - lo + 1], min(inf_mass, 1.0),
+                             self.pessimistic, e0, lam, log_t, 0.0)
+
+def _trusted_grid(shift, interval, probs, inf_mass, pessimistic, error=0.0, tilt=0.0, log_tilt_error=-math.inf,
+                  inf_error=0.0):
+    """A :class:`LossGrid` from values this module computed (a truncation, a composition, a re-tilt of a checked
+    grid), without the argument checks of its constructor, which cost more than the arithmetic on small grids;
+    only the total mass is checked (FFT round-off could in principle push it above 1)."""
+    total = float(probs.sum()) + inf_mass
+    if not total <= 1.0 + _MASS_SLACK:
+        raise ValueError(f"probs and inf_mass must hold a total mass in [0, 1] (a sub-probability; got {total!r})")
+    g = object.__new__(LossGrid)
+    g.shift, g.interval, g.probs, g.inf_mass, g.pessimistic = float(shift), float(interval), probs, float(inf_mass), \
+        bool(pessimistic)
+    g.error, g.tilt, g.log_tilt_error, g.inf_error = float(error), float(tilt), float(log_tilt_error), float(inf_error)
+    return g
+
 
 # --------------------------------------------------------------------------
 # FFT convolution with bounds on its round-off; exponential tilting
