@@ -122,9 +122,9 @@ class LossGrid:
         log_p, ell = np.log(self.probs[keep]), self.losses[keep]
         flat = lams.ravel()
         if flat.size * ell.size <= 2**22:  # all λ at once, in blocks of moderate size
-            out = logsumexp(log_p[None, :] + flat[:, None] * ell[None, :], axis=1)
+            out = _log_sum_exp_rows(log_p[None, :] + flat[:, None] * ell[None, :])
         else:
-            out = np.array([float(logsumexp(log_p + lam * ell)) for lam in flat])
+            out = np.concatenate([_log_sum_exp_rows(log_p[None, :] + lam * ell[None, :]) for lam in flat])
         return scalar_or_array(np.reshape(out, lams.shape))
 
     def round_off(self, eps):
@@ -554,6 +554,16 @@ class LossGrid:
             (tau_up + tau_dn) if self.pessimistic else 0.0)
         return _trusted_grid(T * self.shift + (lo + shift_c) * h, h, c0[:u - lo + 1], min(inf_mass, 1.0),
                              self.pessimistic, e0, lam, log_t, 0.0)
+
+def _log_sum_exp_rows(v):
+    """log Σ_j e^{v_ij} for each row i of the finite-or-(−∞) matrix ``v`` (overwritten): scipy's logsumexp without its
+    per-call overhead (a row whose largest entry is ±∞ gives that entry)."""
+    top = v.max(axis=1)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    np.exp(v - safe[:, None], out=v)
+    with np.errstate(divide="ignore"):  # a row of −∞ only: log 0
+        return np.where(np.isfinite(top), safe + np.log(v.sum(axis=1)), top)
+
 
 def _trusted_grid(shift, interval, probs, inf_mass, pessimistic, error=0.0, tilt=0.0, log_tilt_error=-math.inf,
                   inf_error=0.0):
