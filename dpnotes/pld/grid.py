@@ -242,17 +242,43 @@ class LossGrid:
         return float(ea + math.log1p(frac * math.expm1(eb - ea)))
 
     def _crossing_guess(self, delta, i0):
-        """About the last index k ≥ i0 − 1 with δ(ℓ_k) > ``delta``: δ at every grid loss at once by suffix sums,
-        δ(ℓ_k) = Σ_{i>k} p_i − Σ_{i>k} p_i e^{−(i−k)h} + p_∞, without the round-off and slack of :meth:`_bound`
-        (only a starting point for :meth:`_epsilon_one`, whose probes are exact); over the top 600/h points."""
+        """About the last index k ≥ i0 − 1 with the bound δ(ℓ_k) of :meth:`_bound` above ``delta``, all k at once.
+
+        δ(ℓ_k) = Σ_{i>k} p_i − Σ_{i>k} p_i e^{−(i−k)h} + p_∞ by suffix sums, plus the round-off bound of
+        :meth:`round_off` in closed form, with G(ρ) = Σ_{j=1}^{m} e^{−ρjh} (m = n − 1 − k points above ℓ_k):
+        B₀(G(0) − G(1))^{1/2} and B_λ e^{−λℓ_k}(G(2λ) − G(2λ + 1))^{1/2}. Only a starting point for
+        :meth:`_epsilon_one`, whose probes are exact; computed on the top 4^j·1024 points (j = 0, 1, …) until the
+        crossing lies inside them, and within the top 600/h points (e^{600} at most: no overflow).
+        """
         p, h = self.probs, self.interval
         n = p.size
-        start = max(i0, n - 1 - int(600.0 / h))  # e^{(n−1−i)h} ≤ e^{600}: no overflow
-        tail = p[start:]
-        w = np.exp(h * np.arange(tail.size - 1, -1, -1, dtype=float))  # e^{(n−1−i)h}
-        s0 = np.cumsum(tail[::-1])[::-1]  # Σ_{i≥k} p_i
-        s1 = np.cumsum((tail * w)[::-1])[::-1] / w  # Σ_{i≥k} p_i e^{−(i−k)h}
-        d = s0 - s1 + self.inf_mass  # δ(ℓ_k), k = start … n − 1 (the term i = k of both sums cancels: p_k − p_k)
+        lowest = max(i0, n - 1 - int(600.0 / h))
+        size = 1024
+        while True:
+            start = max(n - size, lowest)
+            tail = p[start:]
+            w = np.exp(h * np.arange(tail.size - 1, -1, -1, dtype=float))  # e^{(n−1−i)h}
+            s0 = np.cumsum(tail[::-1])[::-1]  # Σ_{i≥k} p_i
+            s1 = np.cumsum((tail * w)[::-1])[::-1] / w  # Σ_{i≥k} p_i e^{−(i−k)h}
+            d = (s0 - s1 + self.inf_mass) * (1 + _REL_SLACK)  # δ(ℓ_k), k = start … n − 1 (the terms i = k cancel)
+            if self.error > 0:
+                m = np.arange(tail.size - 1, -1, -1, dtype=float)  # points above ℓ_k
+
+                def geometric(rate):  # G(rate) = Σ_{j=1}^{m} e^{−rate·j·h}
+                    x = rate * h
+                    return m if x == 0.0 else math.exp(-x) * -np.expm1(-x * m) / -math.expm1(-x)
+
+                err = self.error * np.sqrt(np.maximum(geometric(0.0) - geometric(1.0), 0.0))
+                if self.log_tilt_error > -math.inf:
+                    lam = self.tilt
+                    ell = self.shift + h * np.arange(start, n)
+                    log_t = self.log_tilt_error - lam * ell + 0.5 * np.log(
+                        np.maximum(geometric(2 * lam) - geometric(2 * lam + 1), 1e-300))
+                    err = np.minimum(err, np.exp(np.minimum(log_t, 700.0)))
+                d = d + err + self.inf_error
+            if d[0] > delta or start == lowest:
+                break
+            size *= 4
         above = np.flatnonzero(d > delta)
         return start + int(above[-1]) if above.size else start - 1
 
