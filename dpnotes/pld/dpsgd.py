@@ -349,16 +349,18 @@ def _step_pld(q, sigma, steps, interval, tail_mass, pessimistic):
 #: the upper bound reuses its pilot's step grid (:func:`_upper_pilot`) where the model's spacing is at most this many
 #: times the pilot's: one step grid built instead of two, on a grid at most this much finer than asked
 _PILOT_REUSE = 1.6
-#: composed points below which :func:`_upper_pilot` puts the pilot on the spacing the model is expected to choose
-#: (there the fixed cost of a second step grid outweighs a grid up to 1/0.7 times finer)
+#: composed points, and points of one step, below which :func:`_upper_pilot` puts the pilot on the spacing the model is
+#: expected to choose (there the fixed cost of a second step grid outweighs a grid up to 1/0.7 times finer)
 _SMALL_COMPOSED = 3e4
+_SMALL_STEP = 4e3
 
 
 def _upper_pilot(q, sigma, steps, rel_width, tail_mass):
     r"""The step PLD of :func:`_chernoff_pilot` for the upper bound, on a spacing it may be reused at.
 
-    The pilot's spacing is s/4 (s = :func:`_step_loss_std`), or, where the composed grid is small
-    (≤ :data:`_SMALL_COMPOSED` points, where building a step grid is mostly fixed cost), about 0.7 times
+    The pilot's spacing is s/4 (s = :func:`_step_loss_std`), or, where the composed grid and the step's are small
+    (≤ :data:`_SMALL_COMPOSED` and :data:`_SMALL_STEP` points, :func:`_step_points`: building a step grid is then
+    mostly fixed cost; at σ ≤ 1.1 and q = 10⁻³ the step's long right tail makes it large), about 0.7 times
     the spacing that the upper error model of :func:`_width_interval` chooses for ``rel_width``, which on
     the benchmark grid is s/4·(0.66–1.8)·√(r/10⁻²); so the model's spacing mostly falls within
     [1, :data:`_PILOT_REUSE`] times the pilot's and :func:`dpsgd_epsilon_pld` composes the pilot's grid
@@ -367,7 +369,8 @@ def _upper_pilot(q, sigma, steps, rel_width, tail_mass):
     s = max(_step_loss_std(q, sigma), 1e-12)
     h = min(s / 4, 0.05)
     guess = h * min(1.0, 0.7 * math.sqrt(rel_width / 1e-2))
-    if _composed_loss_span(q, sigma, steps) / guess <= _SMALL_COMPOSED:
+    if (_composed_loss_span(q, sigma, steps) / guess <= _SMALL_COMPOSED
+            and _step_points(q, sigma, steps, guess, tail_mass) <= _SMALL_STEP):
         h = guess
     return h, _step_pld(q, sigma, steps, h, tail_mass, True)
 
