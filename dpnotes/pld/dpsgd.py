@@ -665,7 +665,9 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
     .. math:: \varepsilon = \min\{\varepsilon \ge 0 : \max_{\rm dir}\delta_T(\varepsilon) \le \delta\}
 
     Only the upper (connect-the-dots) PLD is composed, on the grid that the error
-    model of :func:`dpsgd_epsilon_bracket` chooses for ``rel_width``. The result
+    model of :func:`dpsgd_epsilon_bracket` chooses for ``rel_width``, or on the finer grid
+    of the one-step pilot that chose it where that is at most 1.6 times finer (then one
+    step grid is built, not two; ``_upper_pilot``). The result
     is always a certified upper bound; its *distance* to the true ε is predicted
     (by the model, about ``rel_width``·ε or less), not checked: for a checked
     accuracy call :func:`dpsgd_epsilon_bracket`, whose lower end certifies it.
