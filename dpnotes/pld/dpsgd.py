@@ -38,7 +38,7 @@ from .._validation import (
 )
 from .constructors import MAX_INTERVAL, pld_subsampled_gaussian
 from .distribution import PrivacyLossDistribution
-from .grid import DEFAULT_TAIL_MASS, MAX_POINTS, _trusted_grid
+from .grid import DEFAULT_TAIL_MASS, MAX_POINTS, LossGrid
 
 
 _LOG_MAX_FLOAT = math.log(sys.float_info.max)
@@ -413,7 +413,7 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
 
 def _bare_epsilon(grid, delta):
     """ε(δ) of ``grid`` with its round-off bound left out (how far the bound moves ε is the difference)."""
-    return float(_trusted_grid(grid.shift, grid.interval, grid.probs, grid.inf_mass, grid.pessimistic).epsilon(delta))
+    return float(LossGrid(grid.shift, grid.interval, grid.probs, grid.inf_mass, grid.pessimistic).epsilon(delta))
 
 
 _ROUNDOFF_SHARE = 0.05  # of the accuracy asked, the most the certified round-off may move ε (else: tilt)
