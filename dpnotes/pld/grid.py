@@ -405,8 +405,8 @@ class LossGrid:
         if count == 1 or n <= 1 or mass <= 0:
             return n
         idx = np.arange(n, dtype=float)
-        mean = float(np.dot(p, idx)) / mass
-        sd = math.sqrt(max(float(np.dot(p, (idx - mean) ** 2)) / mass, 0.0))  # in grid steps
+        mean = _dot(p, idx) / mass
+        sd = math.sqrt(max(_dot(p, (idx - mean) ** 2) / mass, 0.0))  # in grid steps
         z = math.sqrt(2.0 * math.log(1.0 / (tail_mass / count)))
         # the window kept: beyond u above (below) the mean the composed index has mass ≤ τ = tail_mass/T by
         # Chernoff, P(J − T·mean > u) ≤ exp(T·κ(μ) − μu), κ the centred log-MGF of one step's index (heavy
