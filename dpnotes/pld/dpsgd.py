@@ -401,14 +401,34 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
     tilts = np.broadcast_to(np.asarray(lam, dtype=float), (len(pl.grids),))
     plain = [g.with_tilt(0.0).power(steps, tail_mass, timed=False) for g in pl.grids]
     eps = [float(c.epsilon(delta)) for c in plain]
-    bare = [_bare_epsilon(c, delta) for c in plain]
     final = list(eps)  # ε(δ) of the PLD is the largest over the directions; an untilted one's is already read
     for i, (g, t) in enumerate(zip(pl.grids, tilts)):
-        # tilt only a direction whose round-off costs more than the share and that can set the maximum
-        others = max((min(eps[j], bare[j]) for j in range(len(eps)) if j != i), default=-math.inf)
-        if t > 0 and abs(eps[i] - bare[i]) > roundoff_share * eps[i] and max(eps[i], bare[i]) > others:
+        if t > 0 and _tilt_pays(i, eps, plain, delta, roundoff_share, pessimistic):
             final[i] = float(g.with_tilt(t).power(steps, tail_mass, timed=False).epsilon(delta))
     return max(final), lam
+
+
+def _tilt_pays(i, eps, plain, delta, share, pessimistic):
+    """Whether direction i is composed again tilted: its round-off moves its ε by more than ``share``·ε, and it can
+    set the maximum (its ε, with or without round-off, above every other direction's ε or bare ε, the smaller of the
+    two; the bare ε is :func:`_bare_epsilon`, ε(δ) without the round-off bound).
+
+    For an upper (pessimistic) grid the bare ε is ≤ ε, and it is below a point x exactly when the bare δ(x) (exactly
+    affine in e^x between grid losses, so its crossing is the bare ε) is below δ: one δ read per question instead of a
+    search for each bare ε (a third of the time at 2.7·10⁶ points); a lower grid searches them.
+    """
+    if not pessimistic:
+        bare = [_bare_epsilon(c, delta) for c in plain]
+        others = max((min(eps[j], bare[j]) for j in range(len(eps)) if j != i), default=-math.inf)
+        return abs(eps[i] - bare[i]) > share * eps[i] and max(eps[i], bare[i]) > others
+    if not 0.0 < eps[i] < math.inf:  # ε = 0: no round-off moved it; ε = ∞: the difference is not above share·∞
+        return False
+
+    def bare_below(j, x):  # bare ε of direction j < x (x > 0)
+        c = plain[j]
+        return float(LossGrid(c.shift, c.interval, c.probs, c.inf_mass, True).delta(x)) < delta
+
+    return bare_below(i, eps[i] * (1 - share)) and all(bare_below(j, eps[i]) for j in range(len(eps)) if j != i)
 
 
 def _bare_epsilon(grid, delta):
