@@ -101,3 +101,24 @@ def test_bracket_against_dp_accounting_where_it_was_slowest(q, sigma, steps):
     ref = _dp_accounting_pld_epsilon(q, sigma, steps, 1e-5)
     assert lo <= ref
     assert abs(ref - up) <= rel_width * up
+
+
+def _dp_accounting_optimistic_epsilon(q, sigma, steps, delta, interval=1e-4):
+    """ε of dp-accounting's optimistic subsampled-Gaussian PLD (a lower bound on the true ε), composed ``steps`` times."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    dist = pld.from_gaussian_mechanism(sigma, pessimistic_estimate=False, value_discretization_interval=interval,
+                                       sampling_prob=q)
+    return dist.self_compose(steps).get_epsilon_for_delta(delta)
+
+
+@pytest.mark.parametrize("q, sigma, steps, rel_width", [(1e-3, 4.0, 1000, 1.39e-2), (1e-3, 2.0, 1000, 3e-3),
+                                                        (1e-3, 0.8, 300, 1e-2), (0.01, 1.1, 100, 1e-2)])
+def test_upper_bound_on_the_pilots_grid_is_certified_and_within_the_width(q, sigma, steps, rel_width):
+    """At the benchmark's slowest points for the upper bound (small grids, where the pilot's step grid is reused for the
+    composition) the upper bound is above dp-accounting's optimistic PLD (an independent lower bound on the true ε)
+    and within ``rel_width`` of its pessimistic PLD at a fine interval (an independent upper bound, far tighter)."""
+    up = dpsgd_epsilon_pld(q, sigma, steps, 1e-5, rel_width=rel_width)
+    low_ref = _dp_accounting_optimistic_epsilon(q, sigma, steps, 1e-5, interval=1e-5)
+    high_ref = _dp_accounting_pld_epsilon(q, sigma, steps, 1e-5, interval=1e-5)
+    assert low_ref <= up <= high_ref * (1 + rel_width)

@@ -123,3 +123,35 @@ def test_log_mgf_refuses_an_infinite_tilt_by_name(tilt):
     with pytest.raises(ValueError, match="tilt must be finite"):
         g.log_mgf(tilt)
     assert np.isfinite(g.log_mgf(50.0))
+
+
+@pytest.mark.parametrize("lam", [0.0, 3.0])
+def test_epsilon_is_the_grid_crossing_of_its_delta(lam):
+    """ε(δ) read by a guess and galloping lies between the last grid loss whose δ is above δ and the next one, where δ
+    is affine in e^ε (the grid's masses and the error vector's share alike, so the chord of the two certified values is
+    itself certified): checked against an exhaustive scan of the grid's own δ at every grid loss, independent of the
+    search."""
+    g = pld_subsampled_gaussian(0.01, 1.1, interval=2e-3).grids[0].with_tilt(lam).power(300)
+    losses = np.concatenate([[0.0], g.losses[g.losses > 0]])
+    deltas = np.array([g.delta(x) for x in losses])
+    for delta in (1e-2, 1e-5, 1e-9, 1e-12):
+        eps = g.epsilon(delta)
+        k = int(np.flatnonzero(deltas > delta)[-1])  # last scanned loss with δ above the target
+        a, b = losses[k], losses[k + 1]
+        assert a <= eps <= b
+        chord = (math.exp(eps) - math.exp(a)) / (math.exp(b) - math.exp(a))
+        assert chord == pytest.approx((deltas[k] - delta) / (deltas[k] - deltas[k + 1]), rel=1e-9, abs=1e-12)
+
+
+def test_log_mgf_agrees_with_scipy_logsumexp():
+    """log Σ p_i e^{λℓ_i} against scipy's logsumexp of the same terms (including a grid with zero masses)."""
+    from scipy.special import logsumexp
+
+    g = pld_subsampled_gaussian(0.05, 1.0, interval=1e-2).grids[1]
+    probs = g.probs.copy()
+    probs[::7] = 0.0
+    g = LossGrid(g.shift, g.interval, probs, g.inf_mass, True)
+    lams = np.array([1e-3, 0.5, 4.0, 60.0])
+    keep = probs > 0
+    ref = [logsumexp(np.log(probs[keep]) + lam * g.losses[keep]) for lam in lams]
+    assert np.allclose(g.log_mgf(lams), ref, rtol=1e-13, atol=0)

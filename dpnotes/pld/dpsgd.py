@@ -229,7 +229,7 @@ class EpsilonBracket(tuple):
     upper = property(lambda self: self[1], doc="the upper bound on ε")
 
 
-def _chernoff_pilot(q, sigma, steps, delta, tail_mass):
+def _chernoff_pilot(q, sigma, steps, delta, tail_mass, pilot_pld=None):
     r"""(λ̂ per direction, ε̂) of T steps from one step on a coarse grid: the Chernoff tilts and the Chernoff ε.
 
     One pessimistic step on the spacing s/4 (s = :func:`_step_loss_std`), κ(λ) its
@@ -238,10 +238,12 @@ def _chernoff_pilot(q, sigma, steps, delta, tail_mass):
     .. math:: \hat\varepsilon = \max_{\rm dir}\min_{\lambda>0}\frac{T\kappa(\lambda) + \log(1/\delta)}{\lambda},
 
     the Chernoff bound on ε (≥ the true ε), attained at λ̂. Used only to choose a grid and
-    the FFT tilt, so neither needs to be exact.
+    the FFT tilt, so neither needs to be exact. ``pilot_pld``: that step on another grid
+    (:func:`_upper_pilot`), if already built.
     """
     s = max(_step_loss_std(q, sigma), 1e-12)
-    pilot = pld_subsampled_gaussian(q, sigma, interval=min(s / 4, 0.05), tail_mass=tail_mass / steps)
+    pilot = pilot_pld if pilot_pld is not None else pld_subsampled_gaussian(q, sigma, interval=min(s / 4, 0.05),
+                                                                            tail_mass=tail_mass / steps)
     lams = pilot.chernoff_tilt(steps, delta=delta)
     eps = [(steps * float(g.log_mgf(lam)) + math.log(1.0 / delta)) / lam for g, lam in zip(pilot.grids, lams)]
     return lams, max(max(eps), 1e-12)
@@ -371,13 +373,42 @@ def _step_pld(q, sigma, steps, interval, tail_mass, pessimistic):
     return pld_subsampled_gaussian(q, sigma, interval=interval, pessimistic=pessimistic, tail_mass=tail_mass / steps)
 
 
+#: the upper bound reuses its pilot's step grid (:func:`_upper_pilot`) where the model's spacing is at most this many
+#: times the pilot's: one step grid built instead of two, on a grid at most this much finer than asked
+_PILOT_REUSE = 1.6
+#: composed points, and points of one step, below which :func:`_upper_pilot` puts the pilot on the spacing the model is
+#: expected to choose (there the fixed cost of a second step grid outweighs a grid up to 1/0.7 times finer)
+_SMALL_COMPOSED = 3e4
+_SMALL_STEP = 4e3
+
+
+def _upper_pilot(q, sigma, steps, rel_width, tail_mass):
+    r"""The step PLD of :func:`_chernoff_pilot` for the upper bound, on a spacing it may be reused at.
+
+    The pilot's spacing is s/4 (s = :func:`_step_loss_std`), or, where the composed grid and the step's are small
+    (≤ :data:`_SMALL_COMPOSED` and :data:`_SMALL_STEP` points, :func:`_step_points`: building a step grid is then
+    mostly fixed cost; at σ ≤ 1.1 and q = 10⁻³ the step's long right tail makes it large), about 0.7 times
+    the spacing that the upper error model of :func:`_width_interval` chooses for ``rel_width``, which on
+    the benchmark grid is s/4·(0.66–1.8)·√(r/10⁻²); so the model's spacing mostly falls within
+    [1, :data:`_PILOT_REUSE`] times the pilot's and :func:`dpsgd_epsilon_pld` composes the pilot's grid
+    itself (built pessimistic, with the tail mass of :func:`_step_pld`), not a second one.
+    """
+    s = max(_step_loss_std(q, sigma), 1e-12)
+    h = min(s / 4, 0.05)
+    guess = h * min(1.0, 0.7 * math.sqrt(rel_width / 1e-2))
+    if (_composed_loss_span(q, sigma, steps) / guess <= _SMALL_COMPOSED
+            and _step_points(q, sigma, steps, guess, tail_mass) <= _SMALL_STEP):
+        h = guess
+    return h, _step_pld(q, sigma, steps, h, tail_mass, True)
+
+
 def _finest_interval(q, sigma, steps):
     """The smallest grid spacing whose T-fold composition stays within :data:`MAX_POINTS` points."""
     return 1.01 * _composed_loss_span(q, sigma, steps) / MAX_POINTS
 
 
 def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, lam, algorithm="squaring",
-                      roundoff_share=None):
+                      roundoff_share=None, step_pld=None):
     """ε(δ) of the T-fold composition on one grid (upper bound if pessimistic), and the tilt used.
 
     ``lam`` (one λ or one per direction) is the FFT tilt; None: the Chernoff tilt of δ on this grid.
@@ -387,9 +418,9 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
     ``roundoff_share``·ε (against :func:`_bare_epsilon`), and only if that direction can set the
     maximum (its ε, with or without round-off, above another direction's): where the plain bound
     is far below the accuracy asked for, the tilted pipeline, whose window must also hold the
-    tilted law, is not paid for.
+    tilted law, is not paid for. ``step_pld``: :func:`_step_pld` of these arguments, if already built.
     """
-    pl = _step_pld(q, sigma, steps, interval, tail_mass, pessimistic)
+    pl = step_pld if step_pld is not None else _step_pld(q, sigma, steps, interval, tail_mass, pessimistic)
     if lam is None:
         lam = pl.chernoff_tilt(steps, delta=delta)
     if roundoff_share is None or algorithm != "power":
@@ -397,15 +428,34 @@ def _composed_epsilon(q, sigma, steps, delta, interval, tail_mass, pessimistic, 
     tilts = np.broadcast_to(np.asarray(lam, dtype=float), (len(pl.grids),))
     plain = [g.with_tilt(0.0).power(steps, tail_mass, timed=False) for g in pl.grids]
     eps = [float(c.epsilon(delta)) for c in plain]
-    bare = [_bare_epsilon(c, delta) for c in plain]
-    composed = []
-    for i, (g, t, c) in enumerate(zip(pl.grids, tilts, plain)):
-        # tilt only a direction whose round-off costs more than the share and that can set the maximum
+    final = list(eps)  # ε(δ) of the PLD is the largest over the directions; an untilted one's is already read
+    for i, (g, t) in enumerate(zip(pl.grids, tilts)):
+        if t > 0 and _tilt_pays(i, eps, plain, delta, roundoff_share, pessimistic):
+            final[i] = float(g.with_tilt(t).power(steps, tail_mass, timed=False).epsilon(delta))
+    return max(final), lam
+
+
+def _tilt_pays(i, eps, plain, delta, share, pessimistic):
+    """Whether direction i is composed again tilted: its round-off moves its ε by more than ``share``·ε, and it can
+    set the maximum (its ε, with or without round-off, above every other direction's ε or bare ε, the smaller of the
+    two; the bare ε is :func:`_bare_epsilon`, ε(δ) without the round-off bound).
+
+    For an upper (pessimistic) grid the bare ε is ≤ ε, and it is below a point x exactly when the bare δ(x) (exactly
+    affine in e^x between grid losses, so its crossing is the bare ε) is below δ: one δ read per question instead of a
+    search for each bare ε (a third of the time at 2.7·10⁶ points); a lower grid searches them.
+    """
+    if not pessimistic:
+        bare = [_bare_epsilon(c, delta) for c in plain]
         others = max((min(eps[j], bare[j]) for j in range(len(eps)) if j != i), default=-math.inf)
-        if t > 0 and abs(eps[i] - bare[i]) > roundoff_share * eps[i] and max(eps[i], bare[i]) > others:
-            c = g.with_tilt(t).power(steps, tail_mass, timed=False)
-        composed.append(c)
-    return float(PrivacyLossDistribution(composed).epsilon(delta)), lam
+        return abs(eps[i] - bare[i]) > share * eps[i] and max(eps[i], bare[i]) > others
+    if not 0.0 < eps[i] < math.inf:  # ε = 0: no round-off moved it; ε = ∞: the difference is not above share·∞
+        return False
+
+    def bare_below(j, x):  # bare ε of direction j < x (x > 0)
+        c = plain[j]
+        return float(LossGrid(c.shift, c.interval, c.probs, c.inf_mass, True).delta(x)) < delta
+
+    return bare_below(i, eps[i] * (1 - share)) and all(bare_below(j, eps[i]) for j in range(len(eps)) if j != i)
 
 
 def _bare_epsilon(grid, delta):
@@ -662,7 +712,9 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
     .. math:: \varepsilon = \min\{\varepsilon \ge 0 : \max_{\rm dir}\delta_T(\varepsilon) \le \delta\}
 
     Only the upper (connect-the-dots) PLD is composed, on the grid that the error
-    model of :func:`dpsgd_epsilon_bracket` chooses for ``rel_width``. The result
+    model of :func:`dpsgd_epsilon_bracket` chooses for ``rel_width``, or on the finer grid
+    of the one-step pilot that chose it where that is at most 1.6 times finer (then one
+    step grid is built, not two; ``_upper_pilot``). The result
     is always a certified upper bound; its *distance* to the true ε is predicted
     (by the model, about ``rel_width``·ε or less), not checked: for a checked
     accuracy call :func:`dpsgd_epsilon_bracket`, whose lower end certifies it.
@@ -700,8 +752,13 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
         q, sigma, steps, delta, interval, rel_width, tail_mass)
     if steps * q <= delta:  # δ(0) = TV ≤ T·q (TV adds over a composition, q·TV ≤ q per step): ε = 0 exactly
         return 0.0
-    d, lam = (_width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=True) if interval is None
-              else (interval, None))
+    step = None  # the pilot's step grid, where it is reused
+    if interval is None:
+        h_pilot, pilot_pld = _upper_pilot(q, sigma, steps, rel_width, tail_mass)
+        d, lam = _width_interval(q, sigma, steps, delta, rel_width, tail_mass, upper_only=True,
+                                 pilot=_chernoff_pilot(q, sigma, steps, delta, tail_mass, pilot_pld))
+    else:
+        d, lam = interval, None
     lam = _given_or_pilot_tilt(tilt, lam)
     finest = _finest_interval(q, sigma, steps)
     while interval is None and _dpsgd_seconds(q, sigma, steps, finest, tail_mass, 1, "power")[0] > MAX_SECONDS:
@@ -711,9 +768,11 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
                       f"the upper bound is computed at interval {finest:.3g}, less accurate than asked "
                       f"(it stays a valid upper bound)", AccuracyWarning, stacklevel=2)
         d = finest
+    if interval is None and finest <= h_pilot <= d <= _PILOT_REUSE * h_pilot:
+        d, step = h_pilot, pilot_pld  # finer than the model asks: the pilot's grid serves
     _check_dpsgd_cost(q, sigma, steps, d, tail_mass, kinds=1, algorithm="power")
     share = _ROUNDOFF_SHARE * rel_width if interval is None and isinstance(tilt, str) else None
-    return _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, "power", share)[0]
+    return _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, "power", share, step)[0]
 
 
 @named_shapes
