@@ -853,3 +853,15 @@ def test_laplace_loss_expectation_at_large_sensitivity():
     from dpnotes._validation import AccuracyWarning
 
     assert dpnotes.AccuracyWarning is AccuracyWarning
+
+
+def test_the_final_fuzz_chunks_findings():
+    """posterior_bound(0, ε) is 0 at every ε (NaN from ε ≈ 745 on: 0/0 once e^{−ε} underflows), against the closed
+    form in mpmath; certified_digits names lower and upper when they share no digit (an unnamed error)."""
+    with mpmath.workdps(50):
+        for prior, eps in ((0.0, 2088.7347323672534), (1e-300, 2088.7), (0.5, 800.0), (0.2, 1.0)):
+            p0, e = mpmath.mpf(prior), mpmath.mpf(eps)
+            exact = float(p0 / (p0 + (1 - p0) * mpmath.exp(-e)))
+            assert dpnotes.properties.posterior_bound(prior, eps) == pytest.approx(exact, rel=1e-14, abs=0.0)
+    with pytest.raises(ValueError, match="lower = 0.0 and upper = 608725186"):
+        dpnotes.rounding.certified_digits(0.0, 608725186.845718)
