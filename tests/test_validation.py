@@ -865,3 +865,17 @@ def test_the_final_fuzz_chunks_findings():
             assert dpnotes.properties.posterior_bound(prior, eps) == pytest.approx(exact, rel=1e-14, abs=0.0)
     with pytest.raises(ValueError, match="lower = 0.0 and upper = 608725186"):
         dpnotes.rounding.certified_digits(0.0, 608725186.845718)
+
+
+def test_noisy_sgd_last_iterate_at_the_float_limits():
+    """rdp_noisy_sgd_last_iterate(1e308, 1, 4, 5e-324, 1) is 0 to the last bit of the exact 2αL²/(σ²(n − t + 1))
+    (was NaN: ∞·0); α = 1e308 with L = 1e-170 keeps its value 5e-33 (L² alone underflows); beyond the float
+    range refused by name."""
+    from dpnotes.iteration import rdp_noisy_sgd_last_iterate
+
+    for alpha, t, n, lip, sigma in ((1e308, 1, 4, 5e-324, 1.0), (1e308, 1, 4, 1e-170, 1.0), (2.0, 1, 4, 1.0, 1.0)):
+        with mpmath.workdps(40):
+            exact = 2 * mpmath.mpf(alpha) * mpmath.mpf(lip) ** 2 / (mpmath.mpf(sigma) ** 2 * (n - t + 1))
+        assert rdp_noisy_sgd_last_iterate(alpha, t, n, lip, sigma) == pytest.approx(float(exact), rel=1e-14, abs=0.0)
+    with pytest.raises(ValueError, match="lipschitz"):
+        rdp_noisy_sgd_last_iterate(1e308, 1, 4, 10.0, 1.0)
