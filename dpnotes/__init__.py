@@ -105,7 +105,7 @@ _EXPORTS = {
     ),
     # dpsgd: the accounting routes of DP-SGD
     "dpsgd": (
-        "ROUTES", "ROUTE3_ORDERS", "route_applicable", "steps_from_epochs", "epochs_from_steps",
+        "AccuracyWarning", "ROUTES", "ROUTE3_ORDERS", "route_applicable", "steps_from_epochs", "epochs_from_steps",
         "rdp_route3", "dpsgd_epsilon", "dpsgd_delta", "dpsgd_epsilon_routes",
         "SIGMA_ROUTES", "dpsgd_sigma", "dpsgd_epsilon_replace_one",
     ),

@@ -143,7 +143,10 @@ class AccuracyWarning(RuntimeWarning):
     """A result less accurate than the caller asked for (a bracket wider than ``rel_width``, a grid coarser
     than asked), still a valid bound; the functions that emit it say so in their docstrings. A subclass of
     ``RuntimeWarning`` (so filters on that still see it), told apart from numpy's warnings of an intermediate
-    step, which never reach the caller."""
+    step, which never reach the caller. Exported as ``dpnotes.AccuracyWarning`` (from :mod:`dpnotes.dpsgd`, where
+    its users meet it: ``warnings.simplefilter("error", dpnotes.AccuracyWarning)`` turns a miss into an error)."""
+
+    __module__ = "dpnotes.dpsgd"  # its public home (re-exported there); the API page and pickling name it so
 
 
 def check_cost(what, remedy, *, seconds=0.0, nbytes=0.0):

@@ -62,6 +62,7 @@ from functools import lru_cache
 import numpy as np
 
 from ._validation import (
+    AccuracyWarning,
     check_choice,
     check_count,
     check_delta,
@@ -88,6 +89,7 @@ from .subsampling import (
 )
 
 __all__ = [
+    "AccuracyWarning",
     "ROUTES",
     "ROUTE3_ORDERS",
     "route_applicable",

@@ -238,7 +238,15 @@ def rdp_noisy_sgd_last_iterate(alpha, t, n, lipschitz, sigma):
         raise ValueError("t must satisfy 1 ≤ t ≤ n")
     L = check_positive(lipschitz, "lipschitz")
     sigma = check_positive(sigma, "sigma")
-    return scalar_or_array(2.0 * alpha * L**2 / (sigma**2 * (n - t + 1.0)))
+    # α·r·r·2/(n − t + 1), r = L/σ, in that order: L² and σ² alone under- or overflow where the value does not
+    # (α = 1e308, L = 5e-324 gave ∞·0 = NaN); what is still not finite is beyond the float range, refused
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        r = L / sigma
+        out = alpha * r * r * (2.0 / (n - t + 1.0))
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"alpha·(lipschitz/sigma)²·2/(n − t + 1) exceeds the float range (got alpha = "
+                         f"{np.max(alpha):g}, lipschitz = {np.max(L):g}, sigma = {np.min(sigma):g})")
+    return scalar_or_array(out)
 
 
 @named_shapes

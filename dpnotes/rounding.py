@@ -193,6 +193,7 @@ def certified_digits(lower, upper, *, max_decimals=15):
     else:
         return format(shared[1], f".{shared[0]}f")
     if shared is None:  # not even the integer part is shared
-        raise ValueError(f"the bracket [{lo!r}, {hi!r}] certifies no digit; print it as a bracket")
+        raise ValueError(f"lower = {lo!r} and upper = {hi!r}: the bracket certifies no digit (not even the integer "
+                         f"part is shared); print it as a bracket (bracket_text)")
     d, a = shared
     return (format(a, f".{d}f") if d else format(a, "f") + ".") + "…"

@@ -747,3 +747,135 @@ def test_the_ladders_last_refusals_come_first():
         dpnotes.pld_gaussian(1.0).self_compose(10**9 + 1)
     with pytest.raises(ValueError, match="needs about"):
         dpnotes.claim26_table(np.resize(np.array([(0.5, 0.5), (1.0, 1.0)]), (262144, 2)))
+
+
+def test_the_last_fuzz_findings_memory_refused_or_bounded():
+    """best_noise_law on 49,000 orders and rdp_subsampled_gaussian_reverse on 2·10⁶ orders refused by their cost
+    before any allocation (were MemoryError); the reverse direction in blocks of orders (its memory no longer grows
+    with orders × nodes); the fuzz's value check reads an array's extremes, not a Python list of its entries (a
+    synthetic_classification result of 6·10⁷ entries raised MemoryError in the harness, not in the function)."""
+    import tracemalloc
+
+    from dpnotes.noise_comparison.shift import GRID_NODES, GRID_SECONDS_PER_ENTRY, shift_rdp_grid_seconds
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="needs about"):
+            dpnotes.best_noise_law(np.linspace(1.0, 100.0, 49_000))
+        with pytest.raises(ValueError, match="needs about"):
+            dpnotes.rdp_subsampled_gaussian_reverse(np.linspace(1.5, 200.0, 2_000_000), 0.1, 0.5)
+        refused_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert refused_peak < 200 * 2**20  # the orders themselves (16 MB) and a few arrays of their size, no table
+    assert shift_rdp_grid_seconds("logistic", 49_000) == pytest.approx(GRID_SECONDS_PER_ENTRY * GRID_NODES * 49_000)
+    # blocks: 20,000 orders at σ = 0.5 (a table of 20,000 × ~600 nodes at once before) in bounded memory, each value
+    # equal to the order computed alone
+    alphas = np.linspace(1.5, 200.0, 20_000)
+    tracemalloc.start()
+    try:
+        many = dpnotes.rdp_subsampled_gaussian_reverse(alphas, 0.1, 0.5)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 300 * 2**20
+    for k in (0, 7_777, 19_999):
+        assert many[k] == pytest.approx(dpnotes.rdp_subsampled_gaussian_reverse(alphas[k], 0.1, 0.5), rel=1e-12)
+    big = np.zeros((3000, 1000))
+    assert fuzz_calls._numbers((big, np.ones(3000))) == [0.0, 0.0, 1.0, 1.0]
+    big[5, 5] = np.nan
+    assert fuzz_calls.check_value("dpnotes.learning.synthetic_classification", (big, np.ones(3000))) == "NaN in the result"
+
+
+def test_the_last_fuzz_findings_cpu_time():
+    """renyi_divergence of scipy laws at α = 5·10⁴ (was 17 s: quadpack asked for 1e-13 below the integrand's own
+    rounding, ~10⁻² relative there, and subdivided to its limit): a bounded count of density evaluations, the
+    closed form α/2 kept; triangle_bound likewise; optimal_shift_increments with the exact gradient (checked
+    against mpmath's derivative) and refused above its cost; dpsgd_epsilon_bracket(rel_width=1e-8) stops
+    refining where the next grid would pass the time model (was 10-20 s), a valid bracket with AccuracyWarning."""
+    from scipy import stats
+
+    from dpnotes.amplification import _shift_divergence_slope
+
+    calls = [0]
+
+    class Counted:
+        def __init__(self, law):
+            self.law = law
+
+        def logpdf(self, x):
+            calls[0] += np.size(x)
+            return self.law.logpdf(x)
+
+    for alpha in (1e4, 5e4):
+        calls[0] = 0
+        value = dpnotes.renyi_divergence(Counted(stats.norm(1, 1)), Counted(stats.norm(0, 1)), alpha)
+        assert value == pytest.approx(alpha / 2, rel=1e-9)
+        assert calls[0] < 100_000  # 2 × 20,001 on the search grid, then quadpack (was ~270,000 at α = 10⁴: its limit)
+    assert dpnotes.triangle_bound(stats.norm(2, 1), stats.norm(1, 1), stats.norm(0, 1), 2.0, 4.0) == pytest.approx(4.0)
+    with mpmath.workdps(30):
+        for alpha, b, t in ((300.0, 0.7, 1e-6), (300.0, 0.7, 0.01), (2.0, 1.0, 0.3), (500.0, 1.0, 2.0)):
+            def lap(u, a=mpmath.mpf(alpha), bb=mpmath.mpf(b)):
+                return mpmath.log((a * mpmath.exp((a - 1) * u / bb) + (a - 1) * mpmath.exp(-a * u / bb))
+                                  / (2 * a - 1)) / (a - 1)
+            exact = float(mpmath.diff(lap, mpmath.mpf(t)))
+            assert _shift_divergence_slope(alpha, t, "laplace", b) == pytest.approx(exact, rel=1e-9)
+        assert dpnotes.rdp_laplace(300.0, 0.7, 0.01) == pytest.approx(float(lap(mpmath.mpf(0.01), mpmath.mpf(300.0),
+                                                                                     mpmath.mpf(0.7))), rel=1e-12)
+    d, v = dpnotes.optimal_shift_increments(300.0, 50, "laplace", 1.0)
+    assert v == pytest.approx(50 * dpnotes.rdp_laplace(300.0, 1.0, 1 / 50), rel=1e-9)  # the uniform optimum
+    with pytest.raises(ValueError, match="needs about"):
+        dpnotes.optimal_shift_increments(300.0, 300, "laplace", 1.0)
+    ref = dpnotes.dpsgd_epsilon_bracket(0.01, 1.0, 1000, 1e-5, rel_width=1e-4)
+    with pytest.warns(dpnotes.AccuracyWarning, match="time limit"):
+        fine = dpnotes.dpsgd_epsilon_bracket(0.01, 1.0, 1000, 1e-5, rel_width=1e-8)
+    assert not fine.width_met and ref.lower <= fine.lower <= fine.upper <= ref.upper
+
+
+def test_laplace_loss_expectation_at_large_sensitivity():
+    """E[Z] and E[Z²] of the Laplace loss against mpmath up to Δ/b = 10⁸ (E[Z] was t/2 instead of t − 1 from
+    t = Δ/b ≈ 10¹⁰: a peak of width 2 at the end of a range of width 2t); refused by name where z cannot be
+    resolved (t = 10¹⁶, and the Gaussian loss at μ = 10⁹); AccuracyWarning exported."""
+    with mpmath.workdps(60):
+        for t in (1e4, 1e6, 1e8):
+            loss = dpnotes.privacy_loss_laplace(1.0, t)
+            tt = mpmath.mpf(t)
+            for h, hm in ((lambda z: np.asarray(z), lambda z: z), (lambda z: np.asarray(z) ** 2, lambda z: z * z)):
+                # atoms t (mass 1/2) and −t (mass e^{−t}/2), density (1/4)e^{−s/2} of s = t − z on (0, 2t)
+                exact = hm(tt) / 2 + hm(-tt) * mpmath.exp(-tt) / 2 + mpmath.quad(
+                    lambda s: hm(tt - s) * mpmath.exp(-s / 2) / 4, [0, 10, 100, 2 * tt])
+                assert loss.expect(h) == pytest.approx(float(exact), rel=1e-9)
+    with pytest.raises(ValueError, match="h: E"):
+        dpnotes.privacy_loss_laplace(1.0, 1e16).expect(lambda z: z)
+    with pytest.raises(ValueError, match="h: E"):
+        dpnotes.privacy_loss_gaussian(1e-9).expect(lambda z: z)
+    assert "AccuracyWarning" in dpnotes.__all__ and issubclass(dpnotes.AccuracyWarning, RuntimeWarning)
+    from dpnotes._validation import AccuracyWarning
+
+    assert dpnotes.AccuracyWarning is AccuracyWarning
+
+
+def test_the_final_fuzz_chunks_findings():
+    """posterior_bound(0, ε) is 0 at every ε (NaN from ε ≈ 745 on: 0/0 once e^{−ε} underflows), against the closed
+    form in mpmath; certified_digits names lower and upper when they share no digit (an unnamed error)."""
+    with mpmath.workdps(50):
+        for prior, eps in ((0.0, 2088.7347323672534), (1e-300, 2088.7), (0.5, 800.0), (0.2, 1.0)):
+            p0, e = mpmath.mpf(prior), mpmath.mpf(eps)
+            exact = float(p0 / (p0 + (1 - p0) * mpmath.exp(-e)))
+            assert dpnotes.properties.posterior_bound(prior, eps) == pytest.approx(exact, rel=1e-14, abs=0.0)
+    with pytest.raises(ValueError, match="lower = 0.0 and upper = 608725186"):
+        dpnotes.rounding.certified_digits(0.0, 608725186.845718)
+
+
+def test_noisy_sgd_last_iterate_at_the_float_limits():
+    """rdp_noisy_sgd_last_iterate(1e308, 1, 4, 5e-324, 1) is 0 to the last bit of the exact 2αL²/(σ²(n − t + 1))
+    (was NaN: ∞·0); α = 1e308 with L = 1e-170 keeps its value 5e-33 (L² alone underflows); beyond the float
+    range refused by name."""
+    from dpnotes.iteration import rdp_noisy_sgd_last_iterate
+
+    for alpha, t, n, lip, sigma in ((1e308, 1, 4, 5e-324, 1.0), (1e308, 1, 4, 1e-170, 1.0), (2.0, 1, 4, 1.0, 1.0)):
+        with mpmath.workdps(40):
+            exact = 2 * mpmath.mpf(alpha) * mpmath.mpf(lip) ** 2 / (mpmath.mpf(sigma) ** 2 * (n - t + 1))
+        assert rdp_noisy_sgd_last_iterate(alpha, t, n, lip, sigma) == pytest.approx(float(exact), rel=1e-14, abs=0.0)
+    with pytest.raises(ValueError, match="lipschitz"):
+        rdp_noisy_sgd_last_iterate(1e308, 1, 4, 10.0, 1.0)

@@ -141,13 +141,27 @@ def draw_method_argument(name, rng):
 
 
 # ----------------------------------------------------------------------------- checking results
+def _numbers(value):
+    """The floats a check needs from a result: as :func:`fuzz_api._numbers`, but an array of more than 1000 entries
+    gives its extremes (and NaN if it holds one), not a list of every entry (a 10⁸-entry result would need 3 GB)."""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiu" and value.size > 1000:
+        if value.dtype.kind == "f" and bool(np.isnan(value).any()):
+            return [math.nan]
+        return [float(np.min(value)), float(np.max(value))]
+    if isinstance(value, (list, tuple)):
+        return [x for v in value[:1000] for x in _numbers(v)]
+    if isinstance(value, dict):
+        return [x for v in list(value.values())[:1000] for x in _numbers(v)]
+    return fuzz_api._numbers(value)
+
+
 def check_value(label, value):
     """'' if a returned value passes its checks, else what is wrong."""
-    nums = fuzz_api._numbers(value)
+    nums = _numbers(value)
     if any(math.isnan(x) for x in nums):
         return "NaN in the result"
     short = label.rsplit(".", 1)[-1]
-    probs = fuzz_api._numbers(value[0]) if isinstance(value, tuple) and value else nums  # (δ, its companion)
+    probs = _numbers(value[0]) if isinstance(value, tuple) and value else nums  # (δ, its companion)
     if PROBABILITY.match(short) and not short.startswith("log_") and any(not 0.0 <= x <= 1.0 for x in probs):
         bad = [x for x in probs if not 0.0 <= x <= 1.0][:3]
         return f"a probability outside [0, 1]: {bad}"
@@ -398,17 +412,17 @@ def _method_check(meth):
     def check(label, value):
         if meth in ("log_p", "log_q", "log_ratio", "log_density", "log_mgf", "sample", "expect", "losses", "range",
                     "round_off", "chernoff_tilt", "fft_tilt", "density"):
-            nums = fuzz_api._numbers(value)
+            nums = _numbers(value)
             return "NaN in the result" if any(math.isnan(x) for x in nums) else ""
         if meth in ("sf", "sf_q", "delta", "mass", "q_mass"):
-            nums = fuzz_api._numbers(value)
+            nums = _numbers(value)
             if any(math.isnan(x) for x in nums):
                 return "NaN in the result"
             if any(not -1e-12 <= x <= 1.0 + 1e-12 for x in nums):
                 return f"a probability outside [0, 1]: {[x for x in nums if not 0 <= x <= 1][:3]}"
             return ""
         if meth == "epsilon":
-            nums = fuzz_api._numbers(value)
+            nums = _numbers(value)
             return "" if all(x >= 0 for x in nums) else f"negative ε {min(nums)}"
         return ""
 

@@ -12,7 +12,7 @@ from scipy import optimize
 
 from .._validation import check_array, check_choice, check_cost, check_order, check_positive, named_shapes
 from .laws import NOISE_LAWS, check_law
-from .shift import shift_rdp_grid
+from .shift import shift_rdp_grid, shift_rdp_grid_seconds
 
 
 @named_shapes
@@ -167,6 +167,9 @@ def best_noise_law(orders, variance=1.0, shift=1.0, laws=NOISE_LAWS):
     if isinstance(laws, str) or not isinstance(laws, (list, tuple)) or not laws:
         raise TypeError(f"laws must be a non-empty list of law names from {NOISE_LAWS} (got {laws!r:.60})")
     laws = [check_choice(law, "laws", NOISE_LAWS) for law in laws]
+    check_cost(f"best_noise_law on {np.size(orders)} orders and {len(laws)} laws", "pass fewer orders or laws",
+               seconds=sum(shift_rdp_grid_seconds(law, np.size(orders), variance, shift) for law in laws),
+               nbytes=8.0 * np.size(orders) * (len(laws) + 2))
     table = np.array([shift_rdp_grid(law, orders, variance, shift) for law in laws])
     return [laws[i] for i in np.argmin(table, axis=0)]
 

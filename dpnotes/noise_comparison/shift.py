@@ -14,7 +14,7 @@ import functools
 import numpy as np
 from scipy import optimize, special
 
-from .._validation import check_order, check_positive, named_shapes, scalar_or_array
+from .._validation import check_cost, check_order, check_positive, named_shapes, scalar_or_array
 from ..divergence import LogDensity, renyi_divergence
 from ..rdp import rdp_laplace
 from .laws import check_law, fisher_information, max_score, noise_logpdf
@@ -97,6 +97,25 @@ def shift_rdp(law, alpha, variance=1.0, shift=1.0):
     return scalar_or_array(out)
 
 
+#: nodes of :func:`_grid` (2·ln(10²⁰)/0.02 on the tails and 641 on [0, Δ], whatever the scale and shift)
+GRID_NODES = 2 * int(np.ceil(np.log(1e20) / 0.02)) + 641
+#: CPU seconds per (order, node) entry of :func:`shift_rdp_grid`'s log-sum-exp (measured 1.3e-8 to 2.8e-8 on a
+#: 2-core machine at load average 9; about twice that here)
+GRID_SECONDS_PER_ENTRY = 6e-8
+#: orders per block of :func:`shift_rdp_grid` (a block's table of 2²¹ entries is 16 MB)
+_BLOCK_ENTRIES = 2**21
+
+
+def shift_rdp_grid_seconds(law, n_orders, variance=1.0, shift=1.0):
+    """The estimated CPU time of :func:`shift_rdp_grid` on ``n_orders`` orders (0.1 µs an order for the closed
+    forms, :data:`GRID_SECONDS_PER_ENTRY` an order and node for the others)."""
+    check_law(law)
+    d = _relative_shift(law, variance, shift)
+    if law in ("gaussian", "laplace") or d < _T_SMALL:
+        return 1e-7 * n_orders
+    return GRID_SECONDS_PER_ENTRY * GRID_NODES * float(n_orders)
+
+
 @functools.lru_cache(maxsize=64)
 def _grid(scale, shift):
     """Nodes and log-weights: x = −e^t on (−∞, 0], x = Δ + e^t on [Δ, ∞) and a
@@ -156,6 +175,8 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     check_law(law)
     a = np.atleast_1d(check_order(alphas, "alphas", allow_one=True))
     d = _relative_shift(law, variance, shift)  # D_α depends on the shift only through t = Δ/√v
+    check_cost(f"shift_rdp_grid({law!r}) on {a.size} orders", "pass fewer orders",
+               seconds=shift_rdp_grid_seconds(law, a.size, variance, shift), nbytes=24.0 * a.size)
     if law == "gaussian":
         return a * d * d / 2
     if law == "laplace":
@@ -169,9 +190,12 @@ def shift_rdp_grid(law, alphas, variance=1.0, shift=1.0):
     one = a == 1.0
     if np.any(one):
         out[one] = np.sum(np.exp(lp + logw) * (lp - lq))
-    ar = a[~one][:, None]
-    logs = special.logsumexp(ar * lp + (1.0 - ar) * lq + logw, axis=1)
-    out[~one] = logs / (ar[:, 0] - 1.0)
+    rest = np.flatnonzero(~one)
+    block = max(_BLOCK_ENTRIES // x.size, 1)  # orders per block: the table of one block is 2²¹ entries
+    for start in range(0, rest.size, block):
+        idx = rest[start:start + block]
+        ar = a[idx][:, None]
+        out[idx] = special.logsumexp(ar * lp + (1.0 - ar) * lq + logw, axis=1) / (ar[:, 0] - 1.0)
     return np.maximum(out, 0.0)  # a divergence: rounding below 0 is rounding
 
 

@@ -658,6 +658,7 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     if not split:
         alpha = 0.0
     refine_up = refine_lo = True  # which ends to (re)compute
+    spent = 0.0  # the estimated seconds of the grids composed so far (_dpsgd_seconds)
     for attempt in range(max_refinements + 1):
         try:
             if refine_up or not split:
@@ -693,13 +694,18 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
             _check_dpsgd_cost(q, sigma, steps, d * step, tail_mass, kinds=2, algorithm=algorithm, timed=False)
         except ValueError:
             break  # a finer grid would be too large: report the bracket reached
+        # the time model over the whole call: the grids composed so far and the next one within the time limit
+        spent += _dpsgd_seconds(q, sigma, steps, d, tail_mass, 2, algorithm)[0]
+        if not legacy and spent + _dpsgd_seconds(q, sigma, steps, d * step, tail_mass, 2, algorithm)[0] > MAX_SECONDS:
+            break  # report the bracket reached (width_met False, with its AccuracyWarning)
         d *= step
         if split and refine_up:
             d_up = min(d_up * step, d_up)
     met = not auto or not math.isfinite(e_up) or e_up - e_lo <= rel_width * max(e_up, 1e-300)
     if not met:
         warnings.warn(f"the ε bracket [{e_lo:.6g}, {e_up:.6g}] is {(e_up - e_lo) / e_up:.2g} wide, above rel_width = "
-                      f"{rel_width:g}: round-off or the grid-size limit stops refinement (both ends stay valid bounds)",
+                      f"{rel_width:g}: round-off, the grid-size limit or the time limit stops refinement (both ends stay "
+                      f"valid bounds)",
                       AccuracyWarning, stacklevel=2)
     return EpsilonBracket(min(e_lo, e_up), e_up, met)
 

@@ -208,4 +208,7 @@ def posterior_bound(prior, epsilon):
     """
     p0 = check_interval(prior, "prior", 0, 1)
     e = check_nonnegative(epsilon, "epsilon")
-    return scalar_or_array(p0 / (p0 + (1.0 - p0) * np.exp(-e)))
+    # p₀ = 0 gives 0 at every ε (0/0 where e^{−ε} underflows, ε ≳ 745, was NaN); ε = ∞ gives 1 for p₀ > 0
+    with np.errstate(under="ignore", divide="ignore", invalid="ignore"):
+        out = np.where(p0 > 0, p0 / (p0 + (1.0 - p0) * np.exp(-e)), 0.0)
+    return scalar_or_array(out)

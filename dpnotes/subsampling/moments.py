@@ -284,6 +284,26 @@ def log_a_sampled_gaussian(alpha, q, sigma):
 # Reverse direction  N(0,σ²) ‖ (1 − q)N(0,σ²) + qN(1,σ²)
 # ----------------------------------------------------------------------------
 
+def log_b_node_bound(alpha, sigma, q=None):
+    """An upper bound on the trapezoid nodes :func:`log_b_quadrature` puts on each order α (elementwise,
+    for σ inside the quadrature's range): the main window of width ≤ 2σ√(2·60) at the step d(α, σ), and,
+    where log B_α may fall below 10⁻³, the small-value window (≤ α + 1 + 2σ√(2·95) wide, at step 0.7·d);
+    each at most the rule's cap. With ``q`` the small window is counted only where the second-order term
+    α(α − 1)q²(e^{1/σ²} − 1)/2 of log B_α is below 10⁻² (ten times the threshold); without, everywhere.
+    For the cost model of the reverse direction."""
+    alpha, sigma = np.broadcast_arrays(np.asarray(alpha, dtype=float), np.asarray(sigma, dtype=float))
+    spacing = np.where(0.662 * sigma >= 2.02, 0.662 * sigma, 1.98 / (0.49 + 45.0 / (np.pi ** 2 * sigma ** 2)))
+    with np.errstate(over="ignore"):
+        d = np.minimum(spacing, 0.6 * sigma / np.sqrt(1.0 + (alpha - 1.0) / (4.0 * sigma * sigma)))
+        main = np.minimum(2.0 * sigma * np.sqrt(2.0 * _T) / d + 2.0, 200_000)
+        small = np.minimum((alpha + 1.0 + 2.0 * sigma * np.sqrt(2.0 * _T_SMALL)) / (0.7 * d) + 2.0, 200_000)
+    if q is not None:
+        with np.errstate(over="ignore"):
+            second = 0.5 * alpha * (alpha - 1.0) * np.asarray(q, dtype=float) ** 2 * np.expm1(1.0 / (sigma * sigma))
+        small = np.where(second < 1e-2, small, 0.0)
+    return main + small
+
+
 def log_b_quadrature(alpha, q, sigma):
     """log B_α, B_α = E_{z~N(0,σ²)}[(1 − q + q e^{ℓ₁(z)})^{1−α}], ℓ₁(z) = (z − ½)/σ², trapezoidal rule.
 
