@@ -268,10 +268,14 @@ def test_subsampled_gaussian_single_step_against_quadrature():
 def test_dots_grid_keeps_the_q_mass_also_at_the_edge_of_the_support(interval):
     """E_P[e^{−L}] = Q(Ω) = 1 exactly; connect-the-dots keeps each bin's P- and Q-mass. With
     q ≈ 8.6e-4 and Δ = 1e-5 the bin holding the edge log(1 − q) of the support carries 1.7 % of
-    the mass, where quadrature fails; rounding it up lost 6e-8 of Q-mass per step."""
+    the mass, where quadrature fails; rounding it up lost 6e-8 of Q-mass per step. The certified
+    split adds its round-off allowance (``discretise._dots_weight_upper``), which moves a little
+    P-mass up and so loses ~8u·(2 + |log T|) of Q-mass per bin, ≤ 4e-12 here: the Q-mass is
+    never above 1 and at most 1e-10 below it."""
     q, sigma = 10 ** -3.0658813868166, 0.6458048743216178
     for g in pld_subsampled_gaussian(q, sigma, interval=interval, tail_mass=1e-20).grids:
-        assert float(np.sum(g.probs * np.exp(-g.losses))) == pytest.approx(1.0, abs=1e-12)
+        q_mass = float(np.sum(g.probs * np.exp(-g.losses)))
+        assert 1.0 - 1e-10 <= q_mass <= 1.0 + 1e-12
 
 
 @settings(max_examples=8, deadline=None)
