@@ -132,13 +132,23 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
     from scipy import integrate, optimize  # imported here: loading this module stays light
 
     logp, logq = _log_density(p, "p"), _log_density(q, "q")
+    points = tuple(float(x) for x in points) + _kinks(p) + _kinks(q)  # a Laplace law's centre: split there too
 
     grid = _grid(lo, hi)
-    lp_max = float(np.max(logp(grid)))
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        lp_grid, lq_grid = logp(grid), logq(grid)
+    lp_max = float(np.max(lp_grid))
+    # a log-density computed as log(pdf) (some scipy laws) loses its digits where the density is
+    # subnormal and is −∞ beyond; its signature on the grid: a value near the underflow next to −∞.
+    # Below the smallest normal double such a log-density is not used (masked, or refused below)
+    lossy = (_loses_digits(lp_grid), _loses_digits(lq_grid))
 
     def logs(x):
         x = np.atleast_1d(np.asarray(x, dtype=float))
         lp, lq = logp(x), logq(x)
+        if lossy[0] or lossy[1]:
+            # masked by P = 0 there (no mass; a Q underflowed to 0 under a P as small is rounding, not a gap)
+            lp = np.where(_lost_digits(lp, lq, lossy), -np.inf, lp)
         # Q(x) underflowing to 0 where P(x) is negligible (e^-300 of its peak) is rounding, not a gap
         underflow = np.isneginf(lq) & np.isfinite(lp)
         tiny = underflow & (lp < lp_max - 300.0)
@@ -151,6 +161,8 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
         # P(x) = 0 carries no mass, whatever Q(x) is; P(x) > 0 = Q(x) is a support gap: D = ∞
         return np.where(gap, np.inf, np.where(np.isneginf(lp), -np.inf, val))
 
+    if lossy[0] or lossy[1]:
+        _check_trusted_region(grid, lp_grid, lq_grid, lossy, alpha)
     if np.isinf(alpha):
         lp, lq, gap = logs(grid)
         if np.any(gap):
@@ -230,12 +242,129 @@ def _density_divergence(p, q, alpha, lo, hi, points=()):
     return float((np.log(total) + shift) / (alpha - 1.0))
 
 
+def _logcosh(z):
+    a = np.abs(z)
+    return a + np.log1p(np.exp(-2.0 * a)) - np.log(2.0)
+
+
+#: exact log-densities of the standard forms of scipy laws whose own ``logpdf`` is log(pdf), which loses its
+#: digits where the density is subnormal (below ≈ 2.2e-308) and is −∞ beyond: at large α the Rényi integrand
+#: weighs those digits by α (Laplace(1) against Laplace(0) at α ≥ 6·10⁴ gave ±∞)
+_STABLE_STANDARD_LOGPDF = {
+    "laplace": lambda z: -np.abs(z) - np.log(2.0),
+    "hypsecant": lambda z: -np.log(np.pi) - _logcosh(z),
+    "gumbel_r": lambda z: -z - np.exp(-z),
+    "gumbel_l": lambda z: z - np.exp(z),
+}
+
+
+def _loses_digits(log_d):
+    """True if a log-density on the search grid looks computed as log(pdf): a finite value within 60 of the
+    underflow (below ≈ −648) next to −∞ (a stable log-density is −∞ only outside the support)."""
+    fin = np.isfinite(log_d)
+    near = fin & (log_d < _LOG_TINY + 60.0)
+    cliff = np.zeros_like(fin)
+    cliff[:-1] |= near[:-1] & np.isneginf(log_d[1:])
+    cliff[1:] |= near[1:] & np.isneginf(log_d[:-1])
+    return bool(np.any(cliff))
+
+
+def _lost_digits(lp, lq, lossy):
+    """Where a log(pdf)-computed log-density cannot be trusted: finite below the log of the smallest normal
+    double, or Q = 0 under a P near the underflow."""
+    bad = np.zeros(np.shape(lp), dtype=bool)
+    with np.errstate(invalid="ignore"):
+        if lossy[0]:
+            bad |= np.isfinite(lp) & (lp < _LOG_TINY)
+        if lossy[1]:
+            bad |= np.isfinite(lq) & (lq < _LOG_TINY)
+            bad |= np.isneginf(lq) & np.isfinite(lp) & (lp < _LOG_TINY + 60.0)
+    return bad
+
+
+def _check_trusted_region(grid, lp, lq, lossy, alpha):
+    """Refuse when the Rényi integrand still matters where a log(pdf)-computed density has lost its digits:
+    next to the grid points where it cannot be trusted (:func:`_lost_digits`, and the −∞ just past a value
+    near the underflow), the integrand must be e^{−80} below its peak (for α = ∞: below the supremum found)."""
+    bad = _lost_digits(lp, lq, lossy)
+    for log_d, flag in zip((lp, lq), lossy):
+        if flag:
+            neg = np.isneginf(log_d)
+            near = np.isfinite(log_d) & (log_d < _LOG_TINY + 60.0)
+            bad[1:] |= neg[1:] & near[:-1]
+            bad[:-1] |= neg[:-1] & near[1:]
+    if not np.any(bad):
+        return
+    with np.errstate(invalid="ignore", over="ignore"):
+        if np.isinf(alpha):
+            vals = lp - lq
+        else:
+            vals = lp if alpha == 1.0 else alpha * lp + (1.0 - alpha) * lq
+    vals = np.where(bad | np.isnan(vals) | np.isneginf(lp), -np.inf, vals)
+    if not np.any(np.isfinite(vals)):
+        return
+    peak = float(np.max(vals))
+    margin = 0.0 if np.isinf(alpha) else 80.0
+    edge = np.zeros_like(bad)
+    edge[1:] |= bad[:-1]
+    edge[:-1] |= bad[1:]
+    edge &= ~bad & (vals >= peak - margin)
+    if np.any(edge):
+        which = " and ".join(n for n, f in zip(("p", "q"), lossy) if f)
+        raise ValueError(f"alpha = {alpha:g} is out of reach for these densities: the integrand P^α Q^(1−α) "
+                         f"still matters at x ≈ {grid[np.flatnonzero(edge)[0]]:.4g}, next to where the log-density "
+                         f"of {which} (computed as log(pdf)) has lost its digits (density below 2.2e-308); pass "
+                         f"LogDensity objects with exact log-densities, or a smaller alpha")
+
+
+def _frozen_loc_scale(d):
+    """(loc, scale) of a frozen scipy law without shape parameters, or None."""
+    try:
+        args, kwds = tuple(d.args), dict(d.kwds)
+        if len(args) > 2 or set(kwds) - {"loc", "scale"}:
+            return None
+        loc = float(args[0] if len(args) > 0 else kwds.get("loc", 0.0))
+        scale = float(args[1] if len(args) > 1 else kwds.get("scale", 1.0))
+    except (TypeError, ValueError, AttributeError):
+        return None
+    return (loc, scale) if np.isfinite(loc) and np.isfinite(scale) and scale > 0 else None
+
+
+def _kinks(d):
+    """The kink of a frozen scipy Laplace law (its centre), as a tuple; () for any other density."""
+    if getattr(getattr(d, "dist", None), "name", None) != "laplace":
+        return ()
+    ls = _frozen_loc_scale(d)
+    return () if ls is None else (ls[0],)
+
+
+def _stable_logpdf(d):
+    """The exact log-density of a frozen scipy law of a family in :data:`_STABLE_STANDARD_LOGPDF`, else None."""
+    dist = getattr(d, "dist", None)
+    fn = _STABLE_STANDARD_LOGPDF.get(getattr(dist, "name", None))
+    ls = None if fn is None else _frozen_loc_scale(d)  # these families have no shape parameter
+    if ls is None:
+        return None
+    loc, scale = ls
+    log_scale = np.log(scale)
+
+    def logpdf(x):
+        with np.errstate(over="ignore"):
+            return fn((np.asarray(x, dtype=float) - loc) / scale) - log_scale
+    return logpdf
+
+
 def _log_density(d, name):
     """log of a density: ``d.logpdf`` when it has one (scipy frozen laws), else log d(x).
 
-    A callable that takes only scalars (``lambda x: math.exp(-x * x / 2)``) is vectorised;
-    one that returns negative or non-numeric values is refused, naming ``name``.
+    For the scipy laws whose ``logpdf`` is log(pdf) (Laplace, hyperbolic secant, Gumbel) the exact
+    log-density of :data:`_STABLE_STANDARD_LOGPDF` is used instead. A callable that takes only scalars
+    (``lambda x: math.exp(-x * x / 2)``) is vectorised; one that returns negative or non-numeric values
+    is refused, naming ``name``.
     """
+    stable = _stable_logpdf(d)
+    if stable is not None:
+        return stable
     if hasattr(d, "logpdf"):
         return lambda x: np.asarray(d.logpdf(x), dtype=float)
     probe = np.array([-1.0, 0.0, 0.5])

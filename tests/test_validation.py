@@ -879,3 +879,58 @@ def test_noisy_sgd_last_iterate_at_the_float_limits():
         assert rdp_noisy_sgd_last_iterate(alpha, t, n, lip, sigma) == pytest.approx(float(exact), rel=1e-14, abs=0.0)
     with pytest.raises(ValueError, match="lipschitz"):
         rdp_noisy_sgd_last_iterate(1e308, 1, 4, 10.0, 1.0)
+
+
+def test_renyi_divergence_of_scipy_laws_whose_logpdf_underflows():
+    """renyi_divergence(laplace(1), laplace(0), α ≥ 6·10⁴) was ±∞ (scipy's Laplace logpdf is log(pdf): no digits
+    where the density is subnormal, weighed by α in the integrand): now the closed form
+    D_α = log(α/(2α − 1)·e^{(α−1)Δ/b} + (α − 1)/(2α − 1)·e^{−αΔ/b})/(α − 1), in mpmath, up to α = 10⁸; the
+    hyperbolic secant and Gumbel laws (same defect) against mpmath quadrature; a law whose log(pdf) runs out of
+    digits where the integrand still lives (folded normal, α = 100 and ∞: D_∞ was a finite 18.7 for an unbounded
+    log ratio) is refused by name."""
+    from scipy import stats
+
+    with mpmath.workdps(50):
+        for alpha in (3.0, 1e3, 6e4, 1e6, 1e8):
+            for delta_, b in ((1.0, 1.0), (0.5, 2.0)):
+                a, t = mpmath.mpf(alpha), mpmath.mpf(delta_) / b
+                exact = mpmath.log(a / (2 * a - 1) * mpmath.exp((a - 1) * t) + (a - 1) / (2 * a - 1)
+                                   * mpmath.exp(-a * t)) / (a - 1)
+                got = dpnotes.renyi_divergence(stats.laplace(delta_, b), stats.laplace(loc=0.0, scale=b), alpha)
+                assert got == pytest.approx(float(exact), rel=1e-12)
+
+    for alpha in (100.0, np.inf):
+        with pytest.raises(ValueError, match=f"alpha = {alpha:g} is out of reach"):
+            dpnotes.renyi_divergence(stats.foldnorm(1.5, loc=0.5), stats.foldnorm(1.5), alpha)
+
+
+def test_route1_at_a_small_noise_multiplier_is_finite():
+    """dpsgd_epsilon_routes(0.01, 0.0287, 10000, 1e-5) raised a message naming `epsilon`, which the caller never
+    passed (ε₀ ≈ 10³: e^{ε₀} − 1 overflowed in the amplified ε₁ = log(1 + q(e^{ε₀} − 1))): ε₁ is now computed as
+    ε₀ + log(q + (1 − q)e^{−ε₀}), checked against mpmath, and every route gives a finite ε."""
+    from dpnotes.dpsgd import _amplified_epsilon
+
+    with mpmath.workdps(40):
+        for q in (0.01, 0.5, 1.0):
+            for eps0 in (1e-12, 0.3, 1.0, 40.0, 800.0, 1e6):
+                exact = mpmath.log(1 + q * (mpmath.exp(mpmath.mpf(eps0)) - 1))
+                assert float(_amplified_epsilon(q, eps0)) == pytest.approx(float(exact), rel=1e-14)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dpnotes.OrderGridWarning)
+        routes = dpnotes.dpsgd_epsilon_routes(0.01, 0.0287, 10000, 1e-5)
+    assert set(routes) >= {"route1", "rdp"} and all(math.isfinite(v) and v > 0 for v in routes.values())
+    assert dpnotes.dpsgd_epsilon(0.01, 4.0, 10000, 1e-5, route="route1") == pytest.approx(14.184274843008437,
+                                                                                          rel=1e-12)
+
+
+def test_smoothed_lattice_kl_is_refused_by_its_cost_model():
+    """kl_smoothed_lattice_shift(tau=11.97, smoothing=0.021) took 10.4 s CPU (5.3e8 log-density terms): refused
+    before the work by its cost model, the message naming smoothing, the value received and the smallest that
+    fits; a call inside the model still gives KL ≈ 1/(2τ²) (the unit shift moves the lattice onto itself)."""
+    from dpnotes.noise_comparison.lattice import kl_smoothed_lattice_shift
+
+    with pytest.raises(ValueError, match=r"smoothing must be in \[0.01, 20\].*got 0.021.*smoothing ≥ 0.02"):
+        kl_smoothed_lattice_shift(11.97, 0.021)
+    with pytest.raises(ValueError, match="needs about"):
+        kl_smoothed_lattice_shift(20.0, 0.01)
+    assert kl_smoothed_lattice_shift(3.0, 0.05) == pytest.approx(1 / 18, rel=1e-6)
