@@ -1,5 +1,6 @@
 """tools/execution_cache.py fills the cache the build reads, as myst-nb would, and leaves failures to the build."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def _project(tmp_path, sources):
 def test_the_cache_is_filled_as_the_build_reads_it_and_failures_are_left_to_the_build(tmp_path):
     from jupyter_cache import get_cache
 
-    _project(tmp_path, {"ok": "print(6 * 7)", "broken": "1 / 0"})
+    _project(tmp_path, {"ok": "import os\nprint(6 * 7, os.environ.get('PYTHONSTARTUP'))", "broken": "1 / 0"})
     lines = []
     assert execution_cache.fill(2, root=tmp_path, log=lines.append) == 1
     assert any("broken.ipynb failed (" in line for line in lines)
@@ -44,6 +45,9 @@ def test_the_cache_is_filled_as_the_build_reads_it_and_failures_are_left_to_the_
     # myst-nb's lookup: the notebook as read from disk matches an executed record carrying its output
     record = cache.match_cache_notebook(nbformat.read(tmp_path / "ok.ipynb", as_version=4))
     _, merged = cache.merge_match_into_notebook(nbformat.read(tmp_path / "ok.ipynb", as_version=4))
-    assert record is not None and merged.cells[0].outputs[0]["text"] == "42\n"
+    # started as the build starts its kernels: figures display as static widgets
+    startup = ROOT / "book" / "_ext" / "static_kernel.py"
+    assert record is not None and merged.cells[0].outputs[0]["text"] == f"42 {startup}\n"
     assert execution_cache.fill(2, root=tmp_path, log=lines.append) == 0  # only the broken one, again failing
+    assert "PYTHONSTARTUP" not in os.environ  # set in the workers only
     assert sum("executing 1 notebooks" in line for line in lines) == 1

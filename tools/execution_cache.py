@@ -3,7 +3,8 @@
 jupyter-book executes the notebooks it reads one after another (myst-nb's cache mode), so on a machine with
 two cores half of the book's execution time is idle. This fills the same cache the same way myst-nb would:
 each notebook missing from it (jupyter-cache keys a notebook on its code cells) runs in a fresh kernel, in
-its own directory, under the book's timeout, a process per core; the results are written to the cache by
+its own directory, under the book's timeout, started as the build starts its kernels (``PYTHONSTARTUP`` set
+by ``book/_ext/dpnotes_sphinx.py``: figures display as static widgets), a process per core; the results are written to the cache by
 this process alone (its database is not written concurrently). The build then finds every chapter cached.
 A notebook that fails here is left out of the cache: the build executes it again and reports its error as
 usual. Run after ``tools/cache_guard.py`` (which empties a cache the package has outdated).
@@ -22,6 +23,9 @@ import nbformat
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+
+from dpnotes_sphinx import STATIC_KERNEL_STARTUP  # noqa: E402  the build's kernel start-up, named once
 
 
 def _toc_files(node):
@@ -47,6 +51,11 @@ def execution_settings(root=ROOT):
     execute = yaml.safe_load((root / "_config.yml").read_text()).get("execute", {})
     return (root / execute.get("cache", "_build/.jupyter_cache"), execute.get("timeout", 30),
             bool(execute.get("allow_errors", False)))
+
+
+def _start_kernels_as_the_build():
+    """In a worker: the kernels it starts inherit the build's start-up file (not set in the caller)."""
+    os.environ["PYTHONSTARTUP"] = str(STATIC_KERNEL_STARTUP)
 
 
 def _execute(path, timeout, allow_errors):
@@ -76,7 +85,7 @@ def fill(jobs, root=ROOT, log=print):
         return 0
     log(f"execution_cache: executing {len(missing)} notebooks, {jobs} at a time")
     start, cached = time.perf_counter(), 0
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_kernels_as_the_build) as pool:
         futures = {path: pool.submit(_execute, path, timeout, allow_errors) for path in missing}
         for path, future in futures.items():
             name = path.relative_to(root)
