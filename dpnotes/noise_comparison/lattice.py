@@ -98,9 +98,9 @@ def kl_smoothed_lattice_shift(tau, smoothing, shift=1.0):
     ------
     ValueError
         If τ, s or Δ is outside its range, or, before any work, if the sum would take more than
-        :data:`dpnotes._validation.MAX_SECONDS` by its cost model (2·(number of lattice points)·(number
-        of abscissae) terms at :data:`SECONDS_PER_TERM` each): small s at large τ; the message gives the
-        smallest s that fits at that τ.
+        the package's time limit (10 s) by its cost model (2·(number of lattice points)·(number
+        of abscissae) terms at ``SECONDS_PER_TERM`` = 2.5e-8 s each): small s at large τ; the
+        message gives the smallest s that fits at that τ.
 
     References
     ----------
