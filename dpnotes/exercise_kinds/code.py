@@ -127,7 +127,7 @@ def code_verdict(key, value, *, function, cases, reference, argmap, slips, rtol,
                 if first_bad is None and not _same(out, expected, rtol, atol):
                     first_bad = (i, out, expected)
     except TimeUp:
-        return Verdict(key, "wrong", f"your {function} took longer than {time_limit:g} s of computing on "
+        return Verdict(key, "wrong", f"your {function} took longer than {time_limit:g} s on "
                                      f"{len(cases)} inputs (stopped after {len(outputs)}); is there a loop that does "
                                      f"not end?")
     if first_bad is None:
