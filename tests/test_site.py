@@ -268,6 +268,8 @@ def test_every_solution_is_closed_until_the_reader_opens_it(light):
 def test_page_accessible_in_dark_mode(browser, site_url, rel):
     page, foreign, errors = _open(browser, f"{site_url}/{rel}", color_scheme="dark")
     try:
+        # the theme's script resolves its "auto" mode from the system's colour scheme after the page loads
+        _settled(page, "() => document.documentElement.dataset.theme !== 'auto'")
         assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
         shot = _artifact("dark", rel)
         page.screenshot(path=str(shot))  # the first screen (the light-mode shots are full pages)
