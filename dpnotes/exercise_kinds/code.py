@@ -127,9 +127,8 @@ def code_verdict(key, value, *, function, cases, reference, argmap, slips, rtol,
                 if first_bad is None and not _same(out, expected, rtol, atol):
                     first_bad = (i, out, expected)
     except TimeUp:
-        return Verdict(key, "wrong", f"your {function} took longer than {time_limit:g} s on "
-                                     f"{len(cases)} inputs (stopped after {len(outputs)}); is there a loop that does "
-                                     f"not end?")
+        return Verdict(key, "wrong", f"your {function} took longer than {time_limit:g} s on {len(cases)} inputs "
+                                     f"(stopped after {len(outputs)}); is there a loop that does not end?")
     if first_bad is None:
         return Verdict(key, "right", f"correct: it agrees with the package on all {len(cases)} test inputs.")
     i, out, expected = first_bad
