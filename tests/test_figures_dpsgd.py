@@ -118,3 +118,16 @@ def test_noise_figure_passes_through_the_running_run():
     _, _, tight = FIGURES["dpsgd-noise"].traces(q=run["q"], epochs=run["q"] * run["steps"])
     sigma_at_eps = np.exp(np.interp(np.log(eps), np.log(tight.x), np.log(tight.y)))
     assert sigma_at_eps == pytest.approx(run["sigma"], rel=1e-2)
+
+
+def test_route1_curve_at_a_tiny_noise_multiplier_warns_nothing_and_bounds_the_optimum():
+    """route_curves(0.01, 0.02, …) overflowed in e^{ε₀} − 1 (ε₀ ≈ 10³ at δ₀ = 1e-40) and let a RuntimeWarning out;
+    route 1 is now amplified in log space: no warning, and its grid value is a valid split, so it lies above the
+    optimised route 1 of the package and within 1 % of it."""
+    for sigma in (0.02, 0.03):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            warnings.simplefilter("ignore", OrderGridWarning)
+            plotted = fd.route_curves(0.01, sigma, [100.0], 1e-5)["route1"][0]
+        best = dpsgd_epsilon(0.01, sigma, 100, 1e-5, route="route1")
+        assert best * (1 - 1e-12) <= plotted <= 1.01 * best

@@ -483,6 +483,42 @@ def test_costly_calls_are_refused_before_the_work_with_their_estimate(call, name
     assert names in str(info.value)
 
 
+def test_a_tail_mass_below_the_fft_round_off_is_refused_before_any_convolution(monkeypatch):
+    """pld_gaussian(1.0).self_compose(1000, tail_mass=1e-32) was refused by the grid limit only after ~2 s and 812 MB
+    of squaring: a per-level cut tail_mass/count below u² is decided by the FFT's round-off, not by the tails, and
+    the window keeps most of the full support. That window is now the estimate: refused before any convolution,
+    naming tail_mass and its floor; a window the estimate allows (twice the estimate, the check's margin) is met."""
+    from dpnotes.pld import grid
+
+    calls = []
+    real = grid._convolve
+    monkeypatch.setattr(grid, "_convolve", lambda *a: calls.append(a[0].size) or real(*a))
+    for tail_mass in (1e-30, 1e-32):
+        with pytest.raises(ValueError, match=r"needs about .*tail_mass ≥ count·4\.9e-32"):
+            dpnotes.pld_gaussian(1.0).self_compose(1000, tail_mass=tail_mass, tilt=0.0)
+    assert calls == []
+    for sigma, count, tail_mass in ((1.0, 1000, 1e-28), (4.0, 1000, 1e-30), (4.0, 3000, 2e-28), (1.0, 10, 1e-32)):
+        g = dpnotes.pld_gaussian(sigma).grids[0]
+        estimate = g.check_composed_size(count, tail_mass)
+        assert g.self_compose(count, tail_mass).probs.size <= 2 * estimate
+
+
+def test_a_billion_fold_power_with_an_atom_keeps_a_probability_and_brackets_delta():
+    """PrivacyLossDistribution.self_compose(10**9, algorithm="power") of a step with an atom at +∞ raised an unnamed
+    'total mass 1.0000012' error: the atom's round-off allowance (4·T·n·u of it) was added to the atom itself. It is
+    now the atom's error bound: the upper δ adds it, the lower one subtracts it, and both bracket the exact
+    δ(ε) = 1 − (1 − 1e-9)^T (every finite loss of this step is ≤ 0)."""
+    p, q = [1e-9, 0.5, 0.5 - 1e-9], [0.0, 0.5, 0.5]
+    with mpmath.workdps(40):
+        exact = float(1 - (1 - mpmath.mpf("1e-9")) ** 10**9)
+    for pessimistic in (True, False):
+        composed = dpnotes.pld.pld_from_probabilities(p, q, pessimistic=pessimistic).self_compose(
+            10**9, algorithm="power")
+        got = composed.delta(0.5)
+        assert got == pytest.approx(exact, rel=1e-5)
+        assert (got >= exact) if pessimistic else (got <= exact)
+
+
 # ----------------------------------------------------------------------------- issue 28: properties against a second route
 
 _ROUTE_SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
