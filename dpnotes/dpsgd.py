@@ -61,6 +61,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ._logspace import amplified_epsilon
 from ._validation import (
     AccuracyWarning,
     check_choice,
@@ -338,21 +339,13 @@ def rdp_route3(q, sigma):
 # Route 1: per-step (ε₀, δ₀), subsampling, advanced composition
 # ----------------------------------------------------------------------------
 
-def _amplified_epsilon(q, eps0):
-    """log(1 + q(e^{ε₀} − 1)) without overflow: ε₀ + log(q + (1 − q)e^{−ε₀}) once ε₀ ≥ 1."""
-    eps0 = np.asarray(eps0, float)
-    small = np.minimum(eps0, 1.0)
-    big = np.maximum(eps0, 1.0)
-    return np.where(eps0 < 1.0, np.log1p(q * np.expm1(small)), big + np.log(q + (1.0 - q) * np.exp(-big)))
-
-
 def _route1_eps_of_fraction(log_f, q, sigma, steps, delta):
     """ε of route 1 when the composition slack is δ_s = f·δ and δ₀ = (1 − f)δ/(Tq)."""
     f = np.exp(log_f)
     d0 = (1.0 - f) * delta / (steps * q)
     d0 = np.minimum(d0, 0.5)
     eps0 = np.asarray(epsilon_gaussian(d0, 1.0 / sigma), float)
-    eps1 = _amplified_epsilon(q, eps0)
+    eps1 = amplified_epsilon(q, eps0)
     return np.asarray(epsilon_advanced_composition(eps1, steps, f * delta, form="zcdp"), float)
 
 
@@ -374,7 +367,7 @@ def _route1_delta(q, sigma, steps, epsilon):
     def total(log_d0):
         d0 = np.exp(log_d0)
         eps0 = np.asarray(epsilon_gaussian(np.minimum(d0, 0.5), 1.0 / sigma), float)
-        e1 = _amplified_epsilon(q, eps0)
+        e1 = amplified_epsilon(q, eps0)
         slack = epsilon - 0.5 * steps * e1 ** 2
         with np.errstate(divide="ignore", invalid="ignore"):
             log_ds = np.where((slack > 0) & (e1 > 0), -(slack / np.where(e1 > 0, e1, 1.0)) ** 2 / (2.0 * steps),

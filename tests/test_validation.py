@@ -944,13 +944,13 @@ def test_route1_at_a_small_noise_multiplier_is_finite():
     """dpsgd_epsilon_routes(0.01, 0.0287, 10000, 1e-5) raised a message naming `epsilon`, which the caller never
     passed (ε₀ ≈ 10³: e^{ε₀} − 1 overflowed in the amplified ε₁ = log(1 + q(e^{ε₀} − 1))): ε₁ is now computed as
     ε₀ + log(q + (1 − q)e^{−ε₀}), checked against mpmath, and every route gives a finite ε."""
-    from dpnotes.dpsgd import _amplified_epsilon
+    from dpnotes._logspace import amplified_epsilon
 
     with mpmath.workdps(40):
         for q in (0.01, 0.5, 1.0):
             for eps0 in (1e-12, 0.3, 1.0, 40.0, 800.0, 1e6):
                 exact = mpmath.log(1 + q * (mpmath.exp(mpmath.mpf(eps0)) - 1))
-                assert float(_amplified_epsilon(q, eps0)) == pytest.approx(float(exact), rel=1e-14)
+                assert float(amplified_epsilon(q, eps0)) == pytest.approx(float(exact), rel=1e-14)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dpnotes.OrderGridWarning)
         routes = dpnotes.dpsgd_epsilon_routes(0.01, 0.0287, 10000, 1e-5)

@@ -22,8 +22,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._logspace import amplified_epsilon
 from ..conversion import epsilon_from_rdp
-from ..dpsgd import ROUTE3_ORDERS, _amplified_epsilon, dpsgd_epsilon, rdp_route3, route_applicable, steps_from_epochs
+from ..dpsgd import ROUTE3_ORDERS, dpsgd_epsilon, rdp_route3, route_applicable, steps_from_epochs
 from ..orders import DEFAULT_ORDERS
 from ..privacy_loss import epsilon_gaussian
 from ..subsampling import rdp_subsampled_gaussian
@@ -56,7 +57,7 @@ def _rdp_exact(q, sigma):
 def _route1(q, sigma, steps, delta):
     """Route 1 on the δ₀ grid: min over δ₀ with Tqδ₀ < δ of ½Tε'² + ε'√(2T log 1/(δ − Tqδ₀))."""
     steps = np.asarray(steps, float)[:, None]
-    e1 = _amplified_epsilon(q, _eps0(sigma))[None, :]  # in log space: ε₀ reaches ~10² at δ₀ = 1e-40, small σ
+    e1 = amplified_epsilon(q, _eps0(sigma))[None, :]  # in log space: ε₀ reaches ~10² at δ₀ = 1e-40, small σ
     slack = delta - steps * q * _D0[None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
         val = 0.5 * steps * e1 ** 2 + e1 * np.sqrt(2.0 * steps * -np.log(slack))
