@@ -6,6 +6,8 @@ import http.server
 import shutil
 import socket
 import threading
+import time
+import weakref
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -125,6 +127,24 @@ def browser():
         b.close()
 
 
+#: each open page's requests in flight, and when that set last changed (read by :func:`wait_for_quiet_network`)
+_NETWORK = weakref.WeakKeyDictionary()
+
+
+def wait_for_quiet_network(page, quiet_ms=500, timeout_ms=PAGE_TIMEOUT_MS):
+    """Wait until none of ``page``'s requests has been in flight for ``quiet_ms``, as Playwright's "networkidle",
+    but counted here from the page's request events: Playwright withdraws its "networkidle" state when the page
+    goes busy again and may never fire it again, and a wait for it then runs out (a clean-clone run under load
+    waited 300 s after a chapter's math was typeset). Fails naming the requests still in flight."""
+    state = _NETWORK[page]
+    deadline = time.monotonic() + timeout_ms / 1000
+    while state["inflight"] or time.monotonic() - state["changed"] < quiet_ms / 1000:
+        if time.monotonic() > deadline:
+            pytest.fail(f"requests still in flight after {timeout_ms / 1000:.0f} s: "
+                        f"{sorted(r.url for r in state['inflight'])[:5]}")
+        page.wait_for_timeout(50)  # lets Playwright deliver the page's events
+
+
 def open_offline_page(browser, url, *, viewport=None, color_scheme="light", init_script=None, cdp=None,
                       wait_until="networkidle"):
     """A new page of ``browser`` at ``url`` (loaded up to ``wait_until``) that may reach only this machine.
@@ -132,7 +152,8 @@ def open_offline_page(browser, url, *, viewport=None, color_scheme="light", init
     Every request to another host is aborted and recorded; console errors, uncaught page errors and failed
     requests to 127.0.0.1 are recorded too. ``data:`` and ``blob:`` URLs load, and ``file:`` ones when
     ``url`` is itself a file (the site's zip unpacked). ``init_script`` runs before the page's own scripts;
-    ``cdp(page)`` is called before the page is requested (to watch its network).
+    ``cdp(page)`` is called before the page is requested (to watch its network). ``"networkidle"`` is waited
+    for by :func:`wait_for_quiet_network`.
 
     Returns ``(page, foreign, errors)``: the page, the foreign URLs it asked for, and the errors, the last
     two lists growing while the page is used.
@@ -158,5 +179,20 @@ def open_offline_page(browser, url, *, viewport=None, color_scheme="light", init
             lambda r: errors.append(f"failed request {r.url}") if urlparse(r.url).hostname == "127.0.0.1" else None)
     if init_script:
         page.add_init_script(init_script)
-    page.goto(url, wait_until=wait_until)
+    state = _NETWORK[page] = {"inflight": set(), "changed": time.monotonic()}
+
+    def started(r):
+        state["inflight"].add(r)
+        state["changed"] = time.monotonic()
+
+    def ended(r):
+        state["inflight"].discard(r)
+        state["changed"] = time.monotonic()
+
+    page.on("request", started)
+    page.on("requestfinished", ended)
+    page.on("requestfailed", ended)
+    page.goto(url, wait_until="load" if wait_until == "networkidle" else wait_until)
+    if wait_until == "networkidle":  # counted here (see wait_for_quiet_network)
+        wait_for_quiet_network(page)
     return page, foreign, errors

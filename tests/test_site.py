@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import PAGE_TIMEOUT_MS, open_offline_page
+from conftest import PAGE_TIMEOUT_MS, open_offline_page, wait_for_quiet_network
 from dpnotes.figures import FIGURES
 from dpnotes.widgets.static_html import PAGE_BUDGET_BYTES
 
@@ -77,7 +77,7 @@ def _open(browser, url, viewport=None, color_scheme="light", received=None, idle
         (window.MathJax && MathJax.startup && MathJax.startup.promise)""")
     page.evaluate("() => (window.MathJax && MathJax.startup && MathJax.startup.promise) || null")
     if idle:  # the math's web fonts, requested once it is typeset
-        page.wait_for_load_state("networkidle")
+        wait_for_quiet_network(page)
     return page, foreign, errors
 
 
