@@ -519,6 +519,30 @@ def test_a_billion_fold_power_with_an_atom_keeps_a_probability_and_brackets_delt
         assert (got >= exact) if pessimistic else (got <= exact)
 
 
+def test_a_billion_fold_squaring_keeps_its_round_off_within_the_mass_check():
+    """pld_randomized_response(1 − 2⁻⁵³).self_compose(10**9) raised an unnamed 'total mass 1.0000014' error: the
+    squaring's FFT round-off (bounded in ℓ₂ by the grid's ``error``) summed over 1.3e6 points passed the fixed
+    slack 1e-6. The check now allows the sum's own bound √n·error; ε(0.5) brackets the exact
+    aT + log(1 − 0.5/p^T) from above (a = log(p/(1 − p)); below aT − 2a no outcome but K = 0 counts)."""
+    p = 0.9999999999999999
+    composed = dpnotes.pld.pld_randomized_response(p).self_compose(10**9, tilt=0.0)
+    g = composed.grids[0]
+    assert g.probs.sum() + g.inf_mass <= 1 + 1e-6 + math.sqrt(g.probs.size) * g.error
+    with mpmath.workdps(40):
+        mp = mpmath.mpf(p)
+        a = mpmath.log(mp / (1 - mp))
+        exact = float(a * 10**9 + mpmath.log(1 - mpmath.mpf(0.5) / mp ** 10**9))
+    assert exact <= composed.epsilon(0.5) <= exact * (1 + 1e-8)
+
+
+def test_dpsgd_composed_plds_at_q_zero_is_the_point_mass_at_zero():
+    """dpsgd_composed_plds(0.0, …) raised 'math domain error' (log q in its cost estimate): no record is sampled,
+    so both bounds are the point mass at loss 0 (δ(ε) = 0 for ε ≥ 0)."""
+    for sigma, steps in ((171413.35431719205, 6400), (1.0, 100)):
+        for bound in dpnotes.pld.dpsgd_composed_plds(0.0, sigma, steps, interval=0.001):
+            assert bound.delta(0.0) == 0.0 and bound.epsilon(1e-5) == 0.0
+
+
 # ----------------------------------------------------------------------------- issue 28: properties against a second route
 
 _ROUTE_SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,

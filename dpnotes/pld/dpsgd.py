@@ -184,6 +184,8 @@ def _step_points(q, sigma, steps, interval, tail_mass):
         u = (2.0 * y - 1.0) / (2.0 * sigma * sigma)
         if q >= 1.0:
             return u
+        if q <= 0.0:  # no record sampled: the loss is 0
+            return 0.0
         a, b = math.log1p(-q), math.log(q) + u  # log(e^a + e^b)
         return max(a, b) + math.log1p(math.exp(-abs(a - b)))
 

@@ -98,14 +98,12 @@ class LossGrid:
             raise ValueError(f"probs must be masses in [0, 1] (got {probs[probs < 0][:3]})")
         self.probs = probs
         self.inf_mass = float(check_interval(inf_mass, "inf_mass", 0.0, 1.0))
-        total = float(probs.sum()) + self.inf_mass
-        if not total <= 1.0 + _MASS_SLACK:  # composed grids carry FFT round-off (bounded in the tilted norm)
-            raise ValueError(f"probs and inf_mass must hold a total mass in [0, 1] (a sub-probability; got {total!r})")
         self.pessimistic = check_bool(pessimistic, "pessimistic")
         self.error = float(check_nonnegative(error, "error"))  # bound on ‖e‖₂, the FFT round-off carried by probs
         self.tilt = float(check_nonnegative(tilt, "tilt"))  # λ of the tilted error norm
         self.log_tilt_error = float(check_real(log_tilt_error, "log_tilt_error"))  # bound on log ‖e_i e^{λ ℓ_i}‖₂
         self.inf_error = float(check_nonnegative(inf_error, "inf_error"))  # bound on the error of inf_mass
+        _check_total_mass(probs, self.inf_mass, self.error, self.inf_error)
 
     def with_tilt(self, tilt):
         """This grid with its error measured in the λ-tilted norm (only for a grid without FFT error)."""
@@ -607,14 +605,22 @@ def _log_sum_exp_rows(v):
         return np.where(np.isfinite(top), safe + np.log(v.sum(axis=1)), top)
 
 
+def _check_total_mass(probs, inf_mass, error, inf_error):
+    """Refuse a grid whose total mass exceeds 1 by more than its round-off can: ``error`` bounds the ℓ₂ norm of the
+    error of ``probs``, so their sum errs by at most √n·``error`` (Cauchy–Schwarz); ``inf_error`` that of the atom
+    (a 10⁹-fold composition of a two-point step summed to 1 + 1.4e-6 within these bounds)."""
+    total = float(probs.sum()) + inf_mass
+    if not total <= 1.0 + _MASS_SLACK + math.sqrt(probs.size) * error + inf_error:
+        raise ValueError(f"probs and inf_mass must hold a total mass in [0, 1] (a sub-probability; got {total!r}, "
+                         f"beyond the round-off bound {math.sqrt(probs.size) * error + inf_error:.3g})")
+
+
 def _trusted_grid(shift, interval, probs, inf_mass, pessimistic, error=0.0, tilt=0.0, log_tilt_error=-math.inf,
                   inf_error=0.0):
     """A :class:`LossGrid` from values this module computed (a truncation, a composition, a re-tilt of a checked
     grid), without the argument checks of its constructor, which cost more than the arithmetic on small grids;
     only the total mass is checked (FFT round-off could in principle push it above 1)."""
-    total = float(probs.sum()) + inf_mass
-    if not total <= 1.0 + _MASS_SLACK:
-        raise ValueError(f"probs and inf_mass must hold a total mass in [0, 1] (a sub-probability; got {total!r})")
+    _check_total_mass(probs, inf_mass, error, inf_error)
     g = object.__new__(LossGrid)
     g.shift, g.interval, g.probs, g.inf_mass, g.pessimistic = float(shift), float(interval), probs, float(inf_mass), \
         bool(pessimistic)
