@@ -15,7 +15,6 @@ def log_expm1(x):
     return np.where(x > 30.0, big, small)
 
 
-
 def amplified_epsilon(q, eps0):
     """log(1 + q(e^{ε₀} − 1)), the ε of an ε₀-DP step run on a Poisson subsample of rate q, without overflow:
     ε₀ + log(q + (1 − q)e^{−ε₀}) once ε₀ ≥ 1 (e^{ε₀} overflows from ε₀ ≈ 709)."""
@@ -23,6 +22,7 @@ def amplified_epsilon(q, eps0):
     small = np.minimum(eps0, 1.0)
     big = np.maximum(eps0, 1.0)
     return np.where(eps0 < 1.0, np.log1p(q * np.expm1(small)), big + np.log(q + (1.0 - q) * np.exp(-big)))
+
 
 _POWERS_MAX_SIZE = 65_536  # up to this many arguments, the powers table (20 numbers each) is built at once
 

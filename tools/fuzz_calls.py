@@ -444,6 +444,14 @@ def _describe(arguments):
 
 
 # composed calls: (name, a function of rng returning (invariant holds?, detail))
+def _gaussian_delta_mp(eps, mu):
+    """δ(ε) of the Gaussian mechanism with μ = Δ/σ in mpmath, at the current precision: Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ)."""
+    import mpmath
+
+    e, m = mpmath.mpf(eps), mpmath.mpf(mu)
+    return mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+
+
 def _round_trip(eps, d, back, exact):
     """ε → δ(ε) = ``d`` → ε(d) = ``back`` is right if ``back`` is within 1e-6 of ε (relative), or, where ε(δ) is
     ill-conditioned (δ near 1: dδ/dε ~ 1e-10, so one rounding of ``d`` moves ε by ~1e-4 relative), if it is an
@@ -468,20 +476,14 @@ def _composed_checks():
         if not 1e-290 < d < 1 - 1e-9:
             return True, ""
         back = dp.epsilon_gaussian(d, mu)
-
-        def exact(e):
-            e, m = mpmath.mpf(e), mpmath.mpf(mu)
-            return mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
-
+        exact = lambda e: _gaussian_delta_mp(e, mu)  # noqa: E731
         return _round_trip(eps, d, back, exact), f"ε {eps!r} → δ {d!r} → ε {back!r} (μ = {mu!r})"
 
     def gaussian_vs_mpmath(rng):
-        import mpmath
         mu = 10 ** rng.uniform(-12, 1)
         eps = mu * 10 ** rng.uniform(-2, 0.8)
         mpmath.mp.dps = 60
-        e, m = mpmath.mpf(eps), mpmath.mpf(mu)
-        exact = mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+        exact = _gaussian_delta_mp(eps, mu)
         got = dp.delta_gaussian(eps, mu)
         return abs(got - float(exact)) <= 1e-9 * float(exact), f"δ({eps:g}; μ={mu:g}) = {got!r}, mpmath {exact}"
 

@@ -610,9 +610,10 @@ def _check_total_mass(probs, inf_mass, error, inf_error):
     error of ``probs``, so their sum errs by at most √n·``error`` (Cauchy–Schwarz); ``inf_error`` that of the atom
     (a 10⁹-fold composition of a two-point step summed to 1 + 1.4e-6 within these bounds)."""
     total = float(probs.sum()) + inf_mass
-    if not total <= 1.0 + _MASS_SLACK + math.sqrt(probs.size) * error + inf_error:
+    round_off = math.sqrt(probs.size) * error + inf_error
+    if not total <= 1.0 + _MASS_SLACK + round_off:
         raise ValueError(f"probs and inf_mass must hold a total mass in [0, 1] (a sub-probability; got {total!r}, "
-                         f"beyond the round-off bound {math.sqrt(probs.size) * error + inf_error:.3g})")
+                         f"beyond the round-off bound {round_off:.3g})")
 
 
 def _trusted_grid(shift, interval, probs, inf_mass, pessimistic, error=0.0, tilt=0.0, log_tilt_error=-math.inf,
