@@ -19,12 +19,18 @@ up to 10⁻³ relative below the truth (q = 10⁻⁴, σ = 0.8, h = 5·10⁻⁵)
 test catches.
 """
 
+import gc
 import math
+import re
+import tracemalloc
 
 import mpmath
+import numpy as np
 import pytest
 
-from dpnotes.pld import pld_subsampled_gaussian
+from dpnotes._validation import DISCRETISATION_BYTES_PER_BIN, MAX_BYTES, MAX_SECONDS, discretisation_cost
+from dpnotes.pld import discretise_loss_law, pld_subsampled_gaussian
+from dpnotes.privacy_loss.laws import GaussianLossLaw, SubsampledGaussianLossLaw
 
 QS = (1e-4, 1e-3, 1e-2, 0.05, 0.5)
 SIGMAS = (0.5, 0.8, 1.1, 2.0, 4.0)
@@ -83,3 +89,72 @@ def test_pessimistic_subsampled_gaussian_grid_is_above_the_exact_curve(q, sigma)
                 if upper < exact * (1 - 1e-13):
                     failures.append((h, "remove" if remove else "add", eps, upper / exact - 1))
     assert not failures, f"pessimistic δ̂(ε) below the exact δ(ε) (h, direction, ε, relative): {failures}"
+
+
+# ---- cost: the quadrature in chunks, memory linear in the bins, and the estimate above the peak ----
+
+LAWS = {"remove": lambda: SubsampledGaussianLossLaw(0.01, 1.0, True), "add": lambda: SubsampledGaussianLossLaw(0.01, 1.0, False),
+        "gaussian": lambda: GaussianLossLaw(1.0)}
+METHODS = [("dots", True), ("dots", False), ("round", True)]
+
+
+def _peak_bytes(law, interval, method, pessimistic):
+    """The traced peak of one discretisation (numpy's allocations included: tracemalloc counts them)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        discretise_loss_law(law, interval=interval, pessimistic=pessimistic, method=method, tail_mass=1e-16)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("method, pessimistic", METHODS)
+@pytest.mark.parametrize("name", sorted(LAWS))
+def test_the_discretisation_memory_grows_by_at_most_its_rate_per_bin_and_stays_below_its_estimate(name, method, pessimistic):
+    """pld_subsampled_gaussian(0.01, 1.0, interval=1e-6) took 2.3 GB: the bins' 8-node quadrature held n×8 arrays
+    (about 470 bytes a bin). It now runs 2¹⁶ bins at a time: between 2·10⁵ and 4·10⁵ bins (three chunks and
+    more) the traced peak grows by at most DISCRETISATION_BYTES_PER_BIN a bin, and stays below the estimate
+    the cost check refuses on."""
+    law = LAWS[name]()
+    lo, hi = law.range(1e-16)
+    peaks = {}
+    for bins in (2e5, 4e5):
+        h = (hi - lo) / bins
+        peaks[bins] = _peak_bytes(law, h, method, pessimistic)
+        assert peaks[bins] <= discretisation_cost([(lo, hi)], h, method, pessimistic)[1]
+    assert (peaks[4e5] - peaks[2e5]) / 2e5 <= DISCRETISATION_BYTES_PER_BIN[method]
+
+
+def test_the_quadrature_in_chunks_is_bit_identical_to_one_pass(monkeypatch):
+    """Chunking changes no number: each bin's average depends on its own nodes only."""
+    from dpnotes.pld import discretise
+
+    law = SubsampledGaussianLossLaw(0.01, 1.0, True)
+    lo, hi = law.range(1e-16)
+    h = (hi - lo) / 3e5
+    got = {}
+    for chunk in (discretise._CHUNK_BINS, 10**9):
+        monkeypatch.setattr(discretise, "_CHUNK_BINS", chunk)
+        got[chunk] = [discretise_loss_law(law, interval=h, pessimistic=p, method="dots", tail_mass=1e-16).probs
+                      for p in (True, False)]
+    for a, b in zip(*got.values()):
+        assert np.array_equal(a, b)
+
+
+def test_a_discretisation_over_the_limits_is_refused_before_the_work_naming_the_interval_that_fits(monkeypatch):
+    """pld_subsampled_gaussian(0.01, 1.0, interval=1e-6) was not refused (13.4 s, 2.3 GB before the chunking). Now the
+    two directions' bins are priced together, before either is built; the message names the interval that fits,
+    and that interval is allowed."""
+    from dpnotes.pld import discretise
+
+    monkeypatch.setattr(discretise, "_discretise", lambda *a: pytest.fail("built before the check"))
+    with pytest.raises(ValueError, match=r"pld_subsampled_gaussian\(q = 0.01, sigma = 1\) at interval = 5e-07 .*needs "
+                                         r"about 1\d\.\d s .*use a larger interval \(≥ (\S+)\)") as info:
+        pld_subsampled_gaussian(0.01, 1.0, interval=5e-7)
+    fits = float(re.search(r"≥ (\S+)\)", str(info.value)).group(1))
+    laws = [SubsampledGaussianLossLaw(0.01, 1.0, r) for r in (True, False)]
+    seconds, nbytes, _ = discretisation_cost([law.range(1e-16) for law in laws], fits * 1.001, "dots", True)
+    assert seconds <= MAX_SECONDS and nbytes <= MAX_BYTES
+    with pytest.raises(ValueError, match=r"discretise_loss_law\(GaussianLossLaw\) at interval = 2.2e-06 .*needs about"):
+        discretise_loss_law(GaussianLossLaw(1.0), interval=2.2e-6, pessimistic=False, method="dots", tail_mass=1e-16)

@@ -22,7 +22,7 @@ plus ``--memory`` GiB (an allocation beyond fails as ``MemoryError``); each call
 ``--limit`` seconds of CPU time (``ITIMER_PROF``; times are the call's CPU time from ``getrusage``, so a
 machine shared with other jobs does not turn a 3 s call into an "over time" one), and a child still running
 after 8·limit + 30 s of wall time is killed (counted "over time" if its CPU time passed the limit, else
-"killed under load").
+run again alone at the end, and counted "over time" if killed again).
 
 Outcomes: ``value`` (passed its checks), ``named error`` (ValueError/TypeError whose message
 names a parameter of the call, or a cost refusal naming its estimate), and the defects
@@ -294,25 +294,30 @@ def isolated(job, limit, memory_gib):
 
 #: a child still running after WALL_FACTOR·limit + 30 s of wall time is killed (a safety net: each call stops
 #: itself after ``limit`` s of CPU time); the machine may be shared, so wall time alone is no verdict
-WALL_FACTOR = 8.0
+WALL_FACTOR, WALL_GRACE = 8.0, 30.0
 
 
-def run_jobs(jobs, limit, memory_gib, parallel):
-    """Run (description, job) pairs, ``parallel`` children at a time; yield each job's records."""
+def run_jobs(jobs, limit, memory_gib, parallel, *, retry=True):
+    """Run (description, job) pairs, ``parallel`` children at a time; yield each job's records.
+
+    A child killed by the wall-clock net before its CPU time reached ``limit`` ("killed under load") is run
+    again at the end, alone (``parallel`` = 1); killed again, it counts as "over time": a call the load
+    slowed is retried, a call that never finishes is a defect, not a blind spot."""
     pending = list(jobs)[::-1]
-    running = {}  # fd -> (pid, start, description, chunks)
+    running = {}  # fd -> (pid, start, description, chunks, job)
+    again = []
     while pending or running:
         while pending and len(running) < parallel:
             desc, job = pending.pop()
             pid, fd = isolated(job, limit, memory_gib)
-            running[fd] = (pid, time.monotonic(), desc, [])
+            running[fd] = (pid, time.monotonic(), desc, [], job)
         ready, _, _ = select.select(list(running), [], [], 0.2)
         for fd in ready:
             chunk = os.read(fd, 1 << 20)
             if chunk:
                 running[fd][3].append(chunk)
                 continue
-            pid, start, desc, chunks = running.pop(fd)
+            pid, start, desc, chunks, _ = running.pop(fd)
             os.close(fd)
             os.waitpid(pid, 0)
             try:
@@ -321,16 +326,21 @@ def run_jobs(jobs, limit, memory_gib, parallel):
                 records = [dict(desc, outcome="over memory", detail="the process died", seconds=0.0, mb=0.0)]
             yield desc, records
         now = time.monotonic()
-        for fd, (pid, start, desc, chunks) in list(running.items()):
-            if now - start > WALL_FACTOR * limit + 30:
+        for fd, (pid, start, desc, chunks, job) in list(running.items()):
+            if now - start > WALL_FACTOR * limit + WALL_GRACE:
                 os.kill(pid, signal.SIGKILL)
                 _, _, usage = os.wait4(pid, 0)
                 cpu = usage.ru_utime + usage.ru_stime
                 os.close(fd)
                 running.pop(fd)
-                outcome = "over time" if cpu > limit else "killed under load"
-                yield desc, [dict(desc, outcome=outcome, detail=f"killed after {now - start:.0f} s wall, {cpu:.1f} s CPU",
+                if cpu <= limit and retry:
+                    again.append((desc, job))
+                    continue
+                yield desc, [dict(desc, outcome="over time", detail=f"killed after {now - start:.0f} s wall, {cpu:.1f} s CPU"
+                                  + ("" if retry else " (run alone, after a first kill under load)"),
                                   seconds=cpu, mb=0.0)]
+    if again:
+        yield from run_jobs(again, limit, memory_gib, 1, retry=False)
 
 
 # ----------------------------------------------------------------------------- the three kinds of jobs

@@ -21,6 +21,7 @@ import numpy as np
 from .._validation import (
     check_bool,
     check_choice,
+    check_discretisation_cost,
     check_grid_points,
     check_interval,
     check_noise_multiplier,
@@ -300,9 +301,11 @@ def pld_subsampled_gaussian(q, sigma, *, interval=1e-4, pessimistic=True, method
     if q == 1.0:
         return pld_gaussian(sigma, interval=interval, pessimistic=pessimistic, method=method,
                             tail_mass=tail_mass)
-    grids = [discretise_loss_law(SubsampledGaussianLossLaw(q, sigma, remove), interval=interval,
-                                 pessimistic=pessimistic, method=method, tail_mass=tail_mass)
-             for remove in (True, False)]
+    laws = [SubsampledGaussianLossLaw(q, sigma, remove) for remove in (True, False)]
+    check_discretisation_cost([law.range(tail_mass) for law in laws], interval, method, pessimistic,
+                              f"pld_subsampled_gaussian(q = {q:g}, sigma = {sigma:g})")
+    grids = [discretise_loss_law(law, interval=interval, pessimistic=pessimistic, method=method, tail_mass=tail_mass)
+             for law in laws]
     return PrivacyLossDistribution(grids)
 
 

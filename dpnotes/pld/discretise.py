@@ -23,7 +23,8 @@ import math
 
 import numpy as np
 
-from .._validation import check_bool, check_choice, check_grid_points, check_interval, check_positive, named_shapes
+from .._validation import (check_bool, check_choice, check_discretisation_cost, check_grid_points, check_interval,
+                           check_positive, named_shapes)
 from ..privacy_loss.laws import AtomicLossLaw, LossLaw
 from .grid import UNIT_ROUNDOFF, MAX_POINTS, LossGrid
 
@@ -66,7 +67,8 @@ def discretise_loss_law(law, *, interval, pessimistic, method, tail_mass):
     TypeError
         If ``law`` is not a LossLaw.
     ValueError
-        If a parameter is outside its range, or the grid would exceed 2²³ points.
+        If a parameter is outside its range, the grid would exceed 2²³ points, or the work its
+        estimated time or memory limit (``check_discretisation_cost``).
 
     References
     ----------
@@ -87,13 +89,41 @@ def discretise_loss_law(law, *, interval, pessimistic, method, tail_mass):
     pessimistic = check_bool(pessimistic, "pessimistic")
     check_choice(method, "method", ("dots", "round"))
     tail_mass = float(check_interval(tail_mass, "tail_mass", 0.0, 1e-2, closed_low=False))
+    check_discretisation_cost([_law_span(law, tail_mass)], interval, method, pessimistic,
+                              f"discretise_loss_law({type(law).__name__})")
     if isinstance(law, AtomicLossLaw):
         return _atoms_grid(law.atoms, interval, pessimistic, method)
     return _discretise(law, interval, pessimistic, method, tail_mass)
 
 
+def _law_span(law, tail):
+    """The losses (lo, hi) a law's grid covers: its range cutting ``tail`` from each side; a purely atomic law's
+    finite atoms (as :func:`_atoms_grid`)."""
+    if isinstance(law, AtomicLossLaw):
+        finite = [z for z, m in law.atoms if math.isfinite(z) and m > 0] or [0.0]
+        return min(finite), max(finite)
+    return law.range(tail)
+
+
 def _bin_average(law, lo, hi, fn):
-    """E[fn(Z, lo) | lo < Z ≤ hi] by Gauss–Legendre in the loss; and a reliability flag."""
+    """E[fn(Z, lo) | lo < Z ≤ hi] by Gauss–Legendre in the loss; and a reliability flag.
+
+    The bins are taken :data:`_CHUNK_BINS` at a time, so the nodes' arrays stay a few tens of MB
+    whatever the number of bins."""
+    avg = np.empty(lo.size)
+    ok = np.empty(lo.size, dtype=bool)
+    for start in range(0, lo.size, _CHUNK_BINS):
+        part = slice(start, start + _CHUNK_BINS)
+        avg[part], ok[part] = _bin_average_chunk(law, lo[part], hi[part], fn)
+    return avg, ok
+
+
+#: bins per chunk of :func:`_bin_average` (8 nodes each: 2¹⁶ bins are 4 MB per node array)
+_CHUNK_BINS = 2**16
+
+
+def _bin_average_chunk(law, lo, hi, fn):
+    """:func:`_bin_average` on one chunk of bins."""
     slo, shi = law.support
     a = np.maximum(lo, slo)
     b = np.minimum(hi, shi)
@@ -372,18 +402,6 @@ def _dots_weight_upper(law, grid, pm, d):
         r = np.exp(lo[live]) * qv / p
         w_mass = (1.0 - r) / -math.expm1(-d)
         err = (np.abs(r) * (e_p[live] / p + e_q[live] / qv + 4 * u) + 4 * u) / -math.expm1(-d)
-        w_hat = w_mass + err
-        w_q, ok = _bin_average(law, lo[live], hi[live], lambda x, l: -np.expm1(l - x) / -math.expm1(-d))
-        w_hat = np.where(ok & (w_q > w_hat), w_q, w_hat)
-    w[live] = np.where(np.isfinite(w_hat), np.clip(w_hat, 0.0, 1.0), 1.0)
-    return w
-    p = pm[live]
-    qm = law.q_mass(lo[live], hi[live])
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        r = np.exp(lo[live]) * qm / p
-        w_mass = (1.0 - r) / -math.expm1(-d)
-        eta = 64 * u * (2.0 + np.abs(np.log(p)) + np.abs(np.log(qm)))
-        err = ((eta + 4 * u) * np.abs(r) + 4 * u) / -math.expm1(-d)
         w_hat = w_mass + err
         w_q, ok = _bin_average(law, lo[live], hi[live], lambda x, l: -np.expm1(l - x) / -math.expm1(-d))
         w_hat = np.where(ok & (w_q > w_hat), w_q, w_hat)
