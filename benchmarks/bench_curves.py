@@ -124,10 +124,18 @@ def tune_dpa(q, sigma, steps, r, mid):
     cached = _load_tuning().get(key)
     if cached:
         return cached
-    error_at = lambda h: abs(dpa_epsilon(q, sigma, steps, h) - mid) / mid  # noqa: E731
+    def error_at(h):  # a grid too large for this machine (dp-accounting's FFT of T·n points) misses r
+        try:
+            return abs(dpa_epsilon(q, sigma, steps, h) - mid) / mid
+        except MemoryError:
+            return math.inf
+
     h, good, bad = 1e-4, None, None
     for _ in range(MAX_SEARCH):
         err = error_at(h)
+        if err == math.inf:  # finer is larger still: the search ends (at the coarsest h that reached r, if any)
+            bad = h if bad is None else min(bad, h)
+            break
         if err <= r:
             good = h if good is None else max(good, h)
             if bad is not None or h >= 1.0:
@@ -217,7 +225,7 @@ def _best(fn, repeats):
         t0 = time.perf_counter()
         try:
             value = fn()
-        except ValueError:  # refused (grid-size limit)
+        except (ValueError, MemoryError):  # refused (grid-size limit), or a peer's grid too large for this machine
             value = math.nan
         best = min(best, time.perf_counter() - t0)
     return best, value

@@ -165,13 +165,14 @@ def check_cost(what, remedy, *, seconds=0.0, nbytes=0.0):
 
 #: seconds per bin of a loss range put on a grid (:mod:`dpnotes.pld.discretise`) on this 2-core machine, by method
 #: and bound: connect-the-dots' upper bound (its split certified and checked by quadrature, 8 nodes a bin), its
-#: merged lower bound (two quadratures) and rounding (masses only); about 1.5× the largest rates measured over the
-#: Gaussian, Laplace and subsampled-Gaussian laws (q = 10⁻⁴…0.5, σ = 0.5…2, both directions, 10⁶ bins, idle):
-#: 0.60, 0.89 and 0.08 µs (a whole ``pld_subsampled_gaussian(0.01, 1.0, interval=1e-6)``: 0.69 µs a bin)
-DISCRETISATION_SECONDS_PER_BIN = MappingProxyType({("dots", True): 1e-6, ("dots", False): 1.4e-6,
+#: merged lower bound (four quadratures: three balancing passes) and rounding (masses only); about 1.5× the largest
+#: rates measured over the Gaussian, Laplace and subsampled-Gaussian laws (q = 10⁻⁴…0.5, σ = 0.5…2, both
+#: directions, 10⁶ bins): 0.60 (idle), 1.65 (next to another job) and 0.08 µs (a whole
+#: ``pld_subsampled_gaussian(0.01, 1.0, interval=1e-6)``: 0.69 µs a bin)
+DISCRETISATION_SECONDS_PER_BIN = MappingProxyType({("dots", True): 1e-6, ("dots", False): 2.4e-6,
                                                    ("round", True): 1e-7, ("round", False): 1e-7})
 #: peak bytes of the same calls (tracemalloc): a fixed part (the quadrature runs in chunks of 2¹⁶ bins, 8 nodes
-#: each) and a part per bin; measured at most 41 MB at 10⁵ bins and 143–198 bytes a bin at 10⁶–4·10⁶ (dots),
+#: each) and a part per bin; measured at most 41 MB at 10⁵ bins and 143–230 bytes a bin at 10⁶–4·10⁶ (dots),
 #: 108 (rounding)
 DISCRETISATION_FIXED_BYTES = 48.0 * 2**20
 DISCRETISATION_BYTES_PER_BIN = MappingProxyType({"dots": 224.0, "round": 128.0})

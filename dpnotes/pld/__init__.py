@@ -25,7 +25,9 @@ Two discretisations are offered:
     at every grid point and is its chord in between. Lower: the outputs with
     loss in a bin around each grid point are merged (a post-processing, which
     can only lower δ); the merged loss of bin j lies within O(h³) of ℓ_j
-    because the bin edges are placed to balance the bin, and every merged loss
+    because the bin edges are placed to balance the bin (to first order, in
+    three passes that each correct what the previous one left, near a support
+    edge and where an edge shift is clipped), and every merged loss
     is rounded down to ℓ_j + r*, r* ≤ 0 a common residual (merged loss − ℓ_j)
     chosen to give away the least mean loss; a bin whose residual is below r*
     goes to the grid point (or points) below, so every mass sits at or below

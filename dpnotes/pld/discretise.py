@@ -14,7 +14,7 @@ The split of the upper bound (:func:`_dots_weight_upper`) is certified instead:
 the exact-mass split plus a bound on its round-off, the quadrature only where it
 is larger (a quadrature may err either way, and did next to a support edge).
 :func:`_merged_residual` gives the loss of each merged bin relative to its
-grid point, :func:`_edge_bin` the grid point on the support edge's bin and
+grid point, :func:`_balanced_edges` the bins' edges (in :data:`_BALANCING_PASSES` passes), :func:`_edge_bin` the grid point on the support edge's bin and
 :func:`_common_residual` the shift of the merged grid; :func:`_atoms_grid` discretises a purely atomic law (its atom at +∞
 exactly).
 """
@@ -199,31 +199,21 @@ def _discretise(law, interval, pessimistic, method, tail):
     t = np.where(ok0, -2.0 * r0, 0.0)
     # edge shifts g_j (``gamma``) with g_j + g_{j+1} = t_j (first order: residual_j ≈ r0_j + (g_j + g_{j+1})/2)
     sign = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)  # (−1)^j
-    h = np.concatenate([[0.0], np.cumsum(-sign * t)])  # H_j, j = 0..n
     sgn_e = np.concatenate([sign, [-sign[-1]]])
     pm0 = law.mass(edges0[:-1], edges0[1:])
     wgt = pm0 / max(pm0.sum(), 1e-300)
-    if edge is None:
-        g0 = -np.sum(wgt * (h[:-1] - sgn_e[:-1] * t / 2))
-    else:  # the edge bin's inner edge stays put (g = 0 there; the alternating part of g leaves g_j + g_{j+1} as is)
-        k = int(round((edge[0] - grid[0]) / d))  # the edge bin's grid point
-        inner = k + 1 if edge[1] else k  # its inner edge: the upper one at the lower support edge, else the lower
-        g0 = -h[inner]
-    gamma = sgn_e * (g0 + h)
-    gamma = np.clip(gamma, -d / 4, d / 4)
-    gamma[0] = gamma[-1] = 0.0
-    edges = edges0 + gamma
-    if edge is not None:  # the edge bin reaches the support edge; the bins beyond it are empty
-        slo, shi = law.support
-        edges[inner] = grid[k] + (d / 2 if edge[1] else -d / 2)
-        if edge[1]:
-            edges[:inner] = np.minimum(edges[:inner], slo)
-        else:
-            edges[inner + 1:] = np.maximum(edges[inner + 1:], shi)
-    r, ok = _merged_residual(law, edges, grid)
-    pm = law.mass(edges[:-1], edges[1:])
-    lower_edge_res = edges[:-1] - grid  # merged loss ≥ lower edge: always-valid residual
-    r = np.where(ok, np.maximum(r, lower_edge_res), lower_edge_res)
+    best = None
+    for _ in range(_BALANCING_PASSES):
+        edges = _balanced_edges(law, edges0, grid, t, sign, sgn_e, wgt, edge, d)
+        r, ok = _merged_residual(law, edges, grid)
+        pm = law.mass(edges[:-1], edges[1:])
+        lower_edge_res = edges[:-1] - grid  # merged loss ≥ lower edge: always-valid residual
+        valid = np.where(ok, np.maximum(r, lower_edge_res), lower_edge_res)
+        given_away = _given_away(valid, pm, _common_residual(valid, pm, d), d)
+        if best is None or given_away < best[0]:
+            best = (given_away, edges, valid, pm)
+        t = t - np.where(ok, 2.0 * r, 0.0)  # the next pass corrects the residuals this one left (same first order)
+    _, edges, r, pm = best
     r_min = _common_residual(r, pm, d) - 16 * UNIT_ROUNDOFF * (abs(grid).max() + d)  # margin for round-off
     # bin j goes to ℓ_{j−m} + r_min with m ≥ 0 the fewest steps down that keep it ≤ its merged loss ℓ_j + r_j
     steps_down = np.maximum(np.ceil((r_min - r) / d), 0.0)
@@ -339,6 +329,47 @@ def _common_residual(r, pm, d):
     i = int(np.argmin(cost))
     cost0 = d * float(ps[rs < 0.0].sum())  # r* = 0: every bin with r_j < 0 goes down
     return 0.0 if cost0 <= cost[i] else float(rs[neg][i])
+
+
+#: passes of the merged lower bound's edge balancing (:func:`_balanced_edges`): each corrects, to first order, the
+#: residuals the previous one left (where the density is steep, near a support edge, and where an edge shift is
+#: clipped), and the pass giving away the least loss (:func:`_given_away`) is kept; at q = 10⁻³, σ = 2,
+#: h = 6.6·10⁻⁵ the loss given away per step fell from 5.7h² (one pass) to 1.1h², 0.47h² and 0.33h² (two to four
+#: passes), and the 10⁶-fold lower ε's error from 1.2 % to 0.29 %, 0.17 % and 0.14 %
+_BALANCING_PASSES = 3
+
+
+def _balanced_edges(law, edges0, grid, t, sign, sgn_e, wgt, edge, d):
+    r"""The merged bins' edges e_j = ℓ_j − h/2 + g_j, the shifts g_j solving g_j + g_{j+1} = t_j.
+
+    The solution is g_j = (−1)^j (g_0 + H_j), H_j = −Σ_{i<j} (−1)^i t_i; g_0 is the mass-weighted least-squares
+    choice (or keeps the aligned edge bin's inner edge in place, :func:`_edge_bin`); each g_j is clipped to
+    ±h/4 (so the edges stay increasing: the bins still partition the outputs by their loss), the outermost
+    edges stay put."""
+    big_h = np.concatenate([[0.0], np.cumsum(-sign * t)])  # H_j, j = 0..n
+    if edge is None:
+        g0 = -np.sum(wgt * (big_h[:-1] - sgn_e[:-1] * t / 2))
+    else:  # the edge bin's inner edge stays put (g = 0 there; the alternating part of g leaves g_j + g_{j+1} as is)
+        k = int(round((edge[0] - grid[0]) / d))  # the edge bin's grid point
+        inner = k + 1 if edge[1] else k  # its inner edge: the upper one at the lower support edge, else the lower
+        g0 = -big_h[inner]
+    gamma = np.clip(sgn_e * (g0 + big_h), -d / 4, d / 4)
+    gamma[0] = gamma[-1] = 0.0
+    edges = edges0 + gamma
+    if edge is not None:  # the edge bin reaches the support edge; the bins beyond it are empty
+        slo, shi = law.support
+        edges[inner] = grid[k] + (d / 2 if edge[1] else -d / 2)
+        if edge[1]:
+            edges[:inner] = np.minimum(edges[:inner], slo)
+        else:
+            edges[inner + 1:] = np.maximum(edges[inner + 1:], shi)
+    return edges
+
+
+def _given_away(r, pm, r_star, d):
+    r"""The mean loss a merged grid with common residual r* gives away: Σ_j p_j (r_j − r*) + h Σ_{j: r_j < r*} p_j
+    (the objective of :func:`_common_residual`)."""
+    return float(np.sum(pm * (r - r_star)) + d * np.sum(pm[r < r_star]))
 
 
 def _dots_weight_upper(law, grid, pm, d):
