@@ -1,5 +1,8 @@
 """Properties of Rényi divergence and (ε, δ) pairs (seed 002), on real pairs."""
 
+import math
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -156,6 +159,19 @@ def test_s2_03_moment_difference_bound(seed, eps, n):
     d = delta_both_ways(px, py, eps)
     diff = px @ support - py @ support
     assert diff <= moment_difference_bound(eps, d, py @ np.abs(support), Delta) + 1e-12
+
+
+def test_moment_difference_bound_with_a_point_mass_at_zero_is_two_delta_delta_at_any_epsilon():
+    """moment_difference_bound(5270955.1, 3.9e-10, 0.0, 1.0) was NaN (fuzz, seed 203): e^ε − 1 overflowed and ∞·0 is NaN,
+    where E|Y| = 0 makes the first term 0 exactly. A term beyond the float range with E|Y| > 0 is ∞ (documented),
+    and no RuntimeWarning escapes."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert moment_difference_bound(5270955.0968185775, 3.930834782920979e-10, 0.0, 1.0) == 2 * 3.930834782920979e-10
+        got = moment_difference_bound(np.array([1.0, 800.0]), 0.25, np.array([0.0, 0.0]), 2.0)
+        assert np.array_equal(got, [1.0, 1.0])
+        assert moment_difference_bound(800.0, 0.0, 0.5, 1.0) == math.inf
+        assert moment_difference_bound(700.0, 0.0, 1e-300, 1.0) == pytest.approx(math.expm1(700.0) * 1e-300, rel=1e-12)
 
 
 @pytest.mark.claim("S2-03")
