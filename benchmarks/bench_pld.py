@@ -91,6 +91,7 @@ def row(q, sigma, steps, lo, up, repeats=3):
         "upper_eps": out["upper"], "upper_s": best["upper"], "upper_rel_err": (out["upper"] - truth) / truth,
         "bracket": (b_lo, b_up), "bracket_s": best["bracket"], "bracket_width": (b_up - b_lo) / b_up,
         "bracket_certified": b_lo <= up and lo <= b_up,
+        "bracket_width_met": (b_up - b_lo) / b_up <= r_ask * (1 + 1e-9),  # else not at equal accuracy
         "upper_ratio": best["upper"] / best["dpa"],
         "bracket_ratio": best["bracket"] / best["dpa"],
     }
@@ -128,11 +129,13 @@ def main():
         print(f"{r['q']:6g} {r['sigma']:4g} {r['steps']:8d} {r['truth']:11.6g} {r['truth_width'] / 2:8.1e} "
               f"{r['dpa_rel_err']:8.1e} {r['dpa_s']:7.3f} {r['upper_rel_err']:8.1e} {r['upper_s']:7.3f} "
               f"{r['upper_ratio']:6.2f} {r['bracket_width']:8.1e} {r['bracket_s']:7.3f} {r['bracket_ratio']:6.2f}"
-              + ("" if r["bracket_certified"] else "  BRACKETS DISAGREE"), flush=True)
+              + ("" if r["bracket_certified"] else "  BRACKETS DISAGREE")
+              + ("" if r["bracket_width_met"] else "  WIDTH MISSED"), flush=True)
     for name in ("upper", "bracket"):
         ratios = [r[f"{name}_ratio"] for r in out]
         print(f"{name:>8}: median ratio {_median(ratios):.2f}, worst {max(ratios):.2f}, "
-              f"≤ 1 at {sum(x <= 1 for x in ratios)}/{len(ratios)}, ≤ 2 at {sum(x <= 2 for x in ratios)}/{len(ratios)}")
+              f"≤ 1 at {sum(x <= 1 for x in ratios)}/{len(ratios)}, ≤ 2 at {sum(x <= 2 for x in ratios)}/{len(ratios)}"
+              + (f"; the width asked met at {sum(r['bracket_width_met'] for r in out)}/{len(out)}" if name == "bracket" else ""))
     return out
 
 

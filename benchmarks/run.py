@@ -144,8 +144,10 @@ def _pld_lines(rows):
               f"our upper bound within the accuracy asked at {checked}/{len(rows)} points (checked); {truth_note}; "
               f"dp-accounting's error below the truth's resolution at {unresolved} (asked of us: that resolution)"),
         _line("PLD certified bracket (both ends) at dp-accounting's accuracy vs `PLDAccountant`", 0.5,
-              [r["dpa_s"] / r["bracket_s"] for r in rows],
-              f"bracket contains the truth at {certified}/{len(rows)} points"),
+              [r["dpa_s"] / r["bracket_s"] if r["bracket_width_met"] else 0.0 for r in rows],
+              f"bracket contains the truth at {certified}/{len(rows)} points; the width asked met at "
+              f"{sum(r['bracket_width_met'] for r in rows)}/{len(rows)} (a wider bracket is not at equal accuracy: "
+              f"counted as 0×)"),
     ]
 
 
