@@ -734,6 +734,10 @@ def dpsgd_sigma(epsilon, delta, q, steps=None, *, epochs=None, route="rdp", rtol
     return hi
 
 
+#: log of the smallest add/remove δ₀ :func:`dpsgd_epsilon_replace_one` searches (10⁻³⁰⁰, above the float range's end)
+_LOG_SMALLEST_DELTA0 = math.log(1e-300)
+
+
 @named_shapes
 def dpsgd_epsilon_replace_one(q, sigma, steps, delta, route="rdp"):
     r"""An ε at δ of DP-SGD under replace-one adjacency, from the add/remove ε by group privacy (k = 2).
@@ -766,7 +770,8 @@ def dpsgd_epsilon_replace_one(q, sigma, steps, delta, route="rdp"):
     Raises
     ------
     ValueError
-        As :func:`dpsgd_epsilon`.
+        As :func:`dpsgd_epsilon`; or if no δ₀ ≥ 10⁻³⁰⁰ has 2e^{ε(δ₀)}δ₀ ≤ δ (σ so small that the
+        add/remove ε stays above log(δ/(2δ₀))).
 
     References
     ----------
@@ -788,8 +793,15 @@ def dpsgd_epsilon_replace_one(q, sigma, steps, delta, route="rdp"):
         return math.log(2.0) + dpsgd_epsilon(q, sigma, steps, math.exp(log_d0), route=route) + log_d0 - log_delta
 
     lo, hi = log_delta - math.log(2.0), log_delta - math.log(2.0)
-    while excess(lo) > 0:  # ε(δ₀) > 0 pushes δ₀ below δ/2
-        lo -= 2.0
+    step = 2.0
+    while excess(lo) > 0:  # ε(δ₀) > 0 pushes δ₀ below δ/2: steps doubling down to δ₀ = 10⁻³⁰⁰
+        if lo <= _LOG_SMALLEST_DELTA0:
+            eps = dpsgd_epsilon(q, sigma, steps, math.exp(lo), route=route)
+            raise ValueError(f"delta = {delta:g} needs an add/remove δ₀ below 1e-300 in dpsgd_epsilon_replace_one "
+                             f"(ε(1e-300) = {eps:.4g} along route {route!r}: 2e^ε·δ₀ stays above delta); use a larger "
+                             f"sigma or delta, or fewer steps")
+        hi, lo = lo, max(lo - step, _LOG_SMALLEST_DELTA0)
+        step *= 2.0
     while hi - lo > 1e-9:
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if excess(mid) <= 0 else (lo, mid)

@@ -480,3 +480,24 @@ def test_s4_13_route3_shows_a_grid_value_below_the_certified_constant():
     assert "check equality" not in doc and "a grid value, not the constant" in doc
     # still an upper bound on the run: σ is in the grid
     assert rdp_route3(q, sigma)[j] >= float(rdp_subsampled_gaussian(12.0, q, sigma))
+
+
+def test_replace_one_refuses_quickly_where_no_representable_delta0_exists(monkeypatch):
+    """dpsgd_epsilon_replace_one(5.06e-6, 0.019, 300, 1.7e-10) ran 48 s of CPU (fuzz, seed 303), stepping δ₀ down by e⁻²
+    ~350 times until it underflowed, then raised "delta must be in (0, 1) (got [0.])", a delta the caller never
+    passed: at σ = 0.019 the add/remove ε stays near 10⁵ down to δ₀ = 1e-300, so 2e^ε·δ₀ ≤ δ has no float
+    solution. The steps now double down to 1e-300 and the refusal names the caller's delta and sigma; the number of
+    add/remove ε evaluations is counted, not timed."""
+    from dpnotes import dpsgd as module
+
+    calls = []
+    real = module.dpsgd_epsilon
+    monkeypatch.setattr(module, "dpsgd_epsilon", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    with pytest.raises(ValueError, match=r"delta = 1\.74066e-10 .*below 1e-300.*larger sigma"):
+        module.dpsgd_epsilon_replace_one(5.063673399671487e-06, 0.01896201367031356, 300, 1.740662432876429e-10)
+    assert len(calls) <= 12 and min(calls) >= 1e-300
+    calls.clear()
+    eps = module.dpsgd_epsilon_replace_one(0.1, 2.0, 300, 1e-5)
+    assert len(calls) <= 45
+    delta0 = 1e-5 / (2.0 * math.exp(eps / 2))  # its definition: ε = 2ε(δ₀) with 2e^{ε(δ₀)}δ₀ = δ
+    assert real(0.1, 2.0, 300, delta0) == pytest.approx(eps / 2, rel=1e-8)
