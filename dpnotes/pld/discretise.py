@@ -209,12 +209,13 @@ def _discretise(law, interval, pessimistic, method, tail):
         pm = law.mass(edges[:-1], edges[1:])
         lower_edge_res = edges[:-1] - grid  # merged loss ≥ lower edge: always-valid residual
         valid = np.where(ok, np.maximum(r, lower_edge_res), lower_edge_res)
-        given_away = _given_away(valid, pm, _common_residual(valid, pm, d), d)
+        r_star = _common_residual(valid, pm, d)
+        given_away = _given_away(valid, pm, r_star, d)
         if best is None or given_away < best[0]:
-            best = (given_away, edges, valid, pm)
+            best = (given_away, edges, valid, pm, r_star)
         t = t - np.where(ok, 2.0 * r, 0.0)  # the next pass corrects the residuals this one left (same first order)
-    _, edges, r, pm = best
-    r_min = _common_residual(r, pm, d) - 16 * UNIT_ROUNDOFF * (abs(grid).max() + d)  # margin for round-off
+    _, edges, r, pm, r_star = best
+    r_min = r_star - 16 * UNIT_ROUNDOFF * (abs(grid).max() + d)  # margin for round-off
     # bin j goes to ℓ_{j−m} + r_min with m ≥ 0 the fewest steps down that keep it ≤ its merged loss ℓ_j + r_j
     steps_down = np.maximum(np.ceil((r_min - r) / d), 0.0)
     target = np.arange(n) - steps_down.astype(np.int64)
