@@ -163,6 +163,31 @@ def check_cost(what, remedy, *, seconds=0.0, nbytes=0.0):
                          f"{MAX_BYTES / 2**20:.0f} MB); {remedy}")
 
 
+
+class TimeBudget:
+    """Estimated seconds a public call may still spend on a loop whose cost shows only as it runs.
+
+    An up-front estimate (:func:`check_cost`) can be short where the work depends on what the
+    loop computes (the windows of repeated squaring, :meth:`dpnotes.pld.LossGrid.self_compose`).
+    The loop then charges each step's estimated cost, from the sizes it is about to process and a
+    measured rate, *before* doing it; :meth:`spend` refuses the step that would pass ``seconds``
+    in total, so the call ends within about the limit (in estimated, not wall-clock, time: the
+    outcome does not depend on the machine's load). One budget can be shared by several loops
+    of one call (the grids of a privacy loss distribution).
+    """
+
+    def __init__(self, seconds=MAX_SECONDS):
+        self.seconds = float(check_positive(seconds, "seconds"))
+        self.spent = 0.0
+
+    def spend(self, seconds, what, remedy):
+        """Charge ``seconds``; raise ``ValueError`` naming ``what`` and ``remedy`` if the total would pass the budget."""
+        if not self.spent + seconds <= self.seconds:
+            raise ValueError(f"{what} needs more than its estimate: {self.spent:.3g} s spent, the next step "
+                             f"about {seconds:.3g} s more (limit {self.seconds:g} s); {remedy}")
+        self.spent += seconds
+
+
 #: seconds per bin of a loss range put on a grid (:mod:`dpnotes.pld.discretise`) on this 2-core machine, by method
 #: and bound: connect-the-dots' upper bound (its split certified and checked by quadrature, 8 nodes a bin), its
 #: merged lower bound (four quadratures: three balancing passes) and rounding (masses only); about 1.5× the largest

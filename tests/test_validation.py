@@ -737,6 +737,32 @@ def test_pld_routes_at_a_subnormal_rate_and_beyond_their_step_limit():
             call(0.0043, 1.1, 10**10, 1e-5)
 
 
+def test_a_squaring_whose_windows_outgrow_the_estimate_stops_at_its_time_budget(monkeypatch):
+    """pld_randomized_response(1.3e-9).self_compose(10**9) ran 15 s of CPU and 1.4 GB (fuzz, seed 301): its
+    up-front window model (Gaussian widths) allowed ~3.6 s, but round-off in the far tails keeps the windows
+    growing to 4.3·10⁶ points. Each convolution's estimated cost is now charged before it runs: the call stops with
+    a ValueError naming what to change once the estimate would pass the time limit; the convolutions it did run
+    are within the limit at the budget's rate, and one budget covers both grids of a PLD."""
+    from dpnotes._validation import MAX_SECONDS, TimeBudget
+    from dpnotes.pld import grid
+
+    sizes = []
+    real = grid._convolve
+    monkeypatch.setattr(grid, "_convolve", lambda a, b, *t: sizes.append(a.size + b.size - 1.0) or real(a, b, *t))
+    with pytest.raises(ValueError, match=r"needs more than its estimate.*smaller count"):
+        dpnotes.pld_randomized_response(1.3091386487314336e-09).self_compose(10**9)
+    spent = sum(grid._SECONDS_PER_CONVOLUTION_POINT_LOG * n * math.log2(n + 2.0) for n in sizes)
+    assert 0.5 * MAX_SECONDS < spent <= MAX_SECONDS  # it stopped at the budget, not before nor after
+    one = dpnotes.pld_subsampled_gaussian(0.01, 1.0, interval=1e-3)
+    assert len(one.grids) == 2
+    budget = TimeBudget(1.0)
+    first = one.grids[0].self_compose(100, budget=budget)
+    assert 0 < budget.spent <= 1.0
+    with pytest.raises(ValueError, match="needs more than its estimate"):
+        one.grids[1].self_compose(10**4, budget=TimeBudget(budget.spent / 10))
+    assert first.probs.size > 0 and one.grids[0].self_compose(10**4, timed=False).probs.size > 0  # untimed: no budget
+
+
 def test_running_example_accuracy_refuses_before_the_work():
     from dpnotes.learning import running_example_accuracy
 

@@ -412,7 +412,8 @@ def call_job(module_name, name, arguments, seed, methods, limit):
                 o, d, s, _ = run_one(thunk, names_m or [meth], mlabel, limit, check=_method_check(meth))
                 records.append({"kind": "method", "target": mlabel, "outcome": o, "detail": d, "seconds": s,
                                 "mb": LAST_MB[0], "wall": LAST_WALL[0],
-                                "args": _describe(margs if pos is None else {"z": pos[0] if pos else None})})
+                                "args": _describe(margs if pos is None else {"z": pos[0] if pos else None}),
+                                "on": {"target": label, "args": records[0]["args"]}})  # the call that made obj
         return records
 
     return job
@@ -736,7 +737,8 @@ def main(argv=None):
     defects = [r for r in records if r["outcome"] in DEFECTS]
     for r in defects[: opts.show]:
         where = f"({r.get('param')}={r.get('value')})" if r["kind"] == "ladder" else str(r.get("args", ""))[:160]
-        print(f"{r['outcome']:18s} {r['kind']:8s} {r['target']}{where}: {r['detail'][:200]}")
+        on = f" on {r['on']['target']}({str(r['on']['args'])[:160]})" if "on" in r else ""
+        print(f"{r['outcome']:18s} {r['kind']:8s} {r['target']}{where}{on}: {r['detail'][:200]}")
     return 1 if defects else 0
 
 

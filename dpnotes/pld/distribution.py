@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from .._validation import (check_choice, check_count, check_delta, check_nonnegative, check_real, check_tail_mass,
-                           scalar_or_array, validated_methods)
+from .._validation import (TimeBudget, check_choice, check_count, check_delta, check_nonnegative, check_real,
+                           check_tail_mass, scalar_or_array, validated_methods)
 from .grid import DEFAULT_TAIL_MASS, LossGrid
 
 _AUTO_TILT_DELTA = 1e-10  # the δ whose ε the default FFT tilt aims at
@@ -105,10 +105,11 @@ class PrivacyLossDistribution:
         if isinstance(tilt, str):
             tilt = self.fft_tilt(count, tilt, delta=_AUTO_TILT_DELTA)
         tilts = np.broadcast_to(np.asarray(tilt, dtype=float), (len(self.grids),))
+        budget = TimeBudget() if timed else None  # one time limit for the whole call, shared by the grids
         if algorithm == "power":
-            return PrivacyLossDistribution([g.with_tilt(t).power(count, tail_mass, timed=timed)
+            return PrivacyLossDistribution([g.with_tilt(t).power(count, tail_mass, timed=timed, budget=budget)
                                             for g, t in zip(self.grids, tilts)])
-        return PrivacyLossDistribution([g.with_tilt(t).self_compose(count, tail_mass, timed=timed)
+        return PrivacyLossDistribution([g.with_tilt(t).self_compose(count, tail_mass, timed=timed, budget=budget)
                                         for g, t in zip(self.grids, tilts)])
 
     def chernoff_tilt(self, count, *, delta=None, epsilon=None):

@@ -25,6 +25,7 @@ from scipy.special import logsumexp
 
 from .._validation import (
     MAX_GRID_POINTS,
+    TimeBudget,
     check_array,
     check_bool,
     check_cost,
@@ -44,6 +45,11 @@ _REL_SLACK = 1e-8  # relative floating-point allowance on δ (per-bin quadrature
 #: seconds per point·log₂(points) of one FFT convolution with its round-off bounds in the window model of
 #: :meth:`LossGrid.check_composed_size` (the rate of :mod:`dpnotes.pld.dpsgd`'s cost model)
 _SECONDS_PER_FFT_POINT_LOG = 2e-8
+#: seconds per N·log₂N of one :meth:`LossGrid.compose` of inputs whose sizes add to N: the time budget of repeated
+#: squaring (:meth:`LossGrid.self_compose`). Measured on this 2-core machine, idle: 2.5–9·10⁻⁹ per convolution
+#: (N = 10⁵ to 8·10⁶, plain or tilted), 3.0 and 3.2·10⁻⁹ over whole 10⁹-fold squarings; 2.5× the latter, and
+#: below the up-front model's rate (2·:data:`_SECONDS_PER_FFT_POINT_LOG` per window point, N ≈ 2 windows)
+_SECONDS_PER_CONVOLUTION_POINT_LOG = 8e-9
 _GUESS_POINTS = 2**16  # the most grid points on which :meth:`LossGrid.epsilon` starts from a guess (else: bisection)
 _MASS_SLACK = 1e-6  # total mass a LossGrid may hold above 1 (round-off of composed grids, far below)
 _NOISE_FLOOR = UNIT_ROUNDOFF ** 2  # per-level tail mass below which the squaring's cut is decided by round-off
@@ -447,25 +453,42 @@ class LossGrid:
         check_cost(what, remedy, seconds=_SECONDS_PER_FFT_POINT_LOG * 2 * work, nbytes=16.0 * 8 * estimate)
         return estimate
 
-    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True):
-        """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``);
-        refused up front (:meth:`check_composed_size`) beyond the grid-size limit, or (``timed``) the time limit."""
+    def self_compose(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True, budget=None):
+        """``count``-fold composition with itself by repeated squaring (round-off in the norm of ``tilt``).
+
+        Refused up front (:meth:`check_composed_size`) beyond the grid-size limit, or (``timed``) the time
+        limit. The up-front window model can be short (where round-off in far tails keeps the windows wide:
+        a two-point step, ``pld_randomized_response(1e-9)``, composed 10⁹ times grows windows 3× past it), so
+        a timed call also charges each convolution's estimated cost before doing it to ``budget`` (a
+        ``dpnotes._validation.TimeBudget``; a new one with the time limit if None) and stops with a
+        ``ValueError`` where the next one would pass it.
+        """
         count = int(check_count(count, "count"))
         tail_mass = check_tail_mass(tail_mass)
         if timed:  # untimed, the check computes an estimate only (the DP-SGD routes make their own)
             self.check_composed_size(count, tail_mass, timed=timed)
+            budget = TimeBudget() if budget is None else budget
+        what = f"the {count}-fold composition of a grid of {self.probs.size} points (interval {self.interval:g})"
         tail_mass = tail_mass / count  # a cut at one level is repeated up to `count` times
+
+        def composed(x, y):
+            if timed:
+                size = x.probs.size + y.probs.size - 1.0
+                budget.spend(_SECONDS_PER_CONVOLUTION_POINT_LOG * size * math.log2(size + 2.0), what,
+                             "use a larger interval or tail_mass, or a smaller count")
+            return x.compose(y, tail_mass)
+
         result, base = None, self
         while count:
             if count & 1:
-                result = base if result is None else result.compose(base, tail_mass)
+                result = base if result is None else composed(result, base)
             count >>= 1
             if count:
-                base = base.compose(base, tail_mass)
+                base = composed(base, base)
         return result
 
 
-    def power(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True):
+    def power(self, count, tail_mass=DEFAULT_TAIL_MASS, *, timed=True, budget=None):
         r"""The ``count``-fold composition in the Fourier domain: one transform, its T-th power, one inverse.
 
         The composed index J (loss ``count``·shift + J·h) is kept on the window
@@ -489,7 +512,8 @@ class LossGrid:
         the tilted law x_i ∝ a_i e^{λh i} (mass 1), whose relative input error θ grows to
         (1 + θ)^T − 1; each entry is taken from the pipeline with the smaller bound (:func:`_convolve`).
         Where Chernoff bounds are loose (long-tailed steps: the window would exceed
-        8(n + 16√T·sd) or the size limit) this is :meth:`self_compose`. Only for a grid without round-off yet.
+        8(n + 16√T·sd) or the size limit) this is :meth:`self_compose` (with ``budget``). Only for a grid without
+        round-off yet.
         """
         count = int(check_count(count, "count"))
         if count == 1:
@@ -561,7 +585,7 @@ class LossGrid:
             tau_dn = math.exp(min(log_tail(t_dn, -mus_dn, lo), 0.0)) if lo > bottom else 0.0
         width = u_fft - lo + 1  # computed; only lo … u is returned (the rest holds less than tau_up)
         if width > min(8 * (n + 16 * math.sqrt(T) * sd_a), MAX_POINTS):  # loose bounds
-            return self.self_compose(count, tail_mass, timed=timed)  # (long-tailed steps): squaring cuts by exact tail sums
+            return self.self_compose(count, tail_mass, timed=timed, budget=budget)  # (long-tailed steps): squaring cuts by exact tail sums
         nfft = _fft.next_fast_len(width, real=True)
         c0, e0 = _power_pipeline(a, T, nfft, lo + shift_c, width, m * (1 + n * UNIT_ROUNDOFF), 0.0)
         e0 += tau_up + tau_dn
