@@ -5,14 +5,16 @@ import functools
 import http.server
 import shutil
 import socket
+import sys
 import threading
-import time
-import weakref
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from hypothesis import settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import quiet_network  # noqa: E402  (tools/: also used by the book's PDF, tools/book_pdf.py)
 
 # CI replays the same examples on every run (a red CI then means a change broke something);
 # local runs keep drawing new examples, which is how latent bugs are found
@@ -127,22 +129,14 @@ def browser():
         b.close()
 
 
-#: each open page's requests in flight, and when that set last changed (read by :func:`wait_for_quiet_network`)
-_NETWORK = weakref.WeakKeyDictionary()
-
-
 def wait_for_quiet_network(page, quiet_ms=500, timeout_ms=PAGE_TIMEOUT_MS):
-    """Wait until none of ``page``'s requests has been in flight for ``quiet_ms``, as Playwright's "networkidle",
-    but counted here from the page's request events: Playwright withdraws its "networkidle" state when the page
-    goes busy again and may never fire it again, and a wait for it then runs out (a clean-clone run under load
-    waited 300 s after a chapter's math was typeset). Fails naming the requests still in flight."""
-    state = _NETWORK[page]
-    deadline = time.monotonic() + timeout_ms / 1000
-    while state["inflight"] or time.monotonic() - state["changed"] < quiet_ms / 1000:
-        if time.monotonic() > deadline:
-            pytest.fail(f"requests still in flight after {timeout_ms / 1000:.0f} s: "
-                        f"{sorted(r.url for r in state['inflight'])[:5]}")
-        page.wait_for_timeout(50)  # lets Playwright deliver the page's events
+    """Playwright's "networkidle", counted from the page's request events (:mod:`quiet_network` in tools/: Playwright
+    withdraws the state when the page goes busy again and may never fire it again). Fails naming the requests still
+    in flight."""
+    try:
+        quiet_network.wait_for_quiet_network(page, quiet_ms, timeout_ms)
+    except TimeoutError as err:
+        pytest.fail(str(err))
 
 
 def open_offline_page(browser, url, *, viewport=None, color_scheme="light", init_script=None, cdp=None,
@@ -179,19 +173,7 @@ def open_offline_page(browser, url, *, viewport=None, color_scheme="light", init
             lambda r: errors.append(f"failed request {r.url}") if urlparse(r.url).hostname == "127.0.0.1" else None)
     if init_script:
         page.add_init_script(init_script)
-    state = _NETWORK[page] = {"inflight": set(), "changed": time.monotonic()}
-
-    def started(r):
-        state["inflight"].add(r)
-        state["changed"] = time.monotonic()
-
-    def ended(r):
-        state["inflight"].discard(r)
-        state["changed"] = time.monotonic()
-
-    page.on("request", started)
-    page.on("requestfinished", ended)
-    page.on("requestfailed", ended)
+    quiet_network.watch_network(page)
     page.goto(url, wait_until="load" if wait_until == "networkidle" else wait_until)
     if wait_until == "networkidle":  # counted here (see wait_for_quiet_network)
         wait_for_quiet_network(page)

@@ -27,6 +27,9 @@ from pathlib import Path
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from quiet_network import wait_for_quiet_network, watch_network  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 #: pages of the table of contents not printed: the build's execution report (not part of the book) and the
 #: API reference (125 pages of docstrings, read on the site or with help())
@@ -114,13 +117,15 @@ def print_page(browser, url):
     # measured before printing is what is printed
     page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1100})
     page.set_default_timeout(PAGE_TIMEOUT_MS)
+    watch_network(page)  # Playwright's "networkidle" may never fire again once withdrawn (tools/quiet_network.py)
     try:
-        page.goto(url, wait_until="networkidle")
+        page.goto(url, wait_until="load")
+        wait_for_quiet_network(page, timeout_ms=PAGE_TIMEOUT_MS)
         page.wait_for_function(_READY)
         # on pages with figures the widget script loads MathJax once they are drawn (book/_ext)
         page.wait_for_function(_TYPESET_STARTED)
         page.evaluate("() => (window.MathJax && MathJax.startup && MathJax.startup.promise) || null")
-        page.wait_for_load_state("networkidle")
+        wait_for_quiet_network(page, timeout_ms=PAGE_TIMEOUT_MS)
         page.add_style_tag(content=PRINT_CSS)
         page.emulate_media(media="print")
         page.evaluate(_FIT_WIDTH)
