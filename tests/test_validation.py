@@ -1048,3 +1048,22 @@ def test_the_fuzz_runs_a_call_killed_under_load_again_alone_and_counts_it_if_kil
     jobs = [({"target": "slow once"}, slow_once), ({"target": "never"}, never_ends)]
     outcomes = {desc["target"]: [r["outcome"] for r in recs] for desc, recs in fuzz_calls.run_jobs(jobs, 2.0, 1.0, 2)}
     assert outcomes == {"slow once": ["value"], "never": ["over time"]}
+
+
+def test_exact_epsilon_rr_composition_at_large_k_eps0_is_finite_and_exact():
+    """exact_epsilon_rr_composition(6.628, 1024, 1.3e-10) was NaN (fuzz, seed 503): the interpolation between loss atoms
+    formed e^ℓ, which overflows past ℓ ≈ 709 (kε₀ = 6787). Against the root of δ(ε) = δ in mpmath (60 digits)."""
+    from dpnotes.privacy_loss import exact_epsilon_rr_composition
+
+    eps0, k, delta = 6.628089495349639, 1024, 1.3176447067180352e-10
+    got = exact_epsilon_rr_composition(eps0, k, delta)
+    with mpmath.workdps(60):
+        e0 = mpmath.mpf(eps0)
+        p = 1 / (1 + mpmath.exp(-e0))
+
+        def excess(eps):  # δ(ε) − δ of k-fold randomized response (Kairouz, Oh & Viswanath 2015)
+            return mpmath.fsum(max(0, mpmath.binomial(k, j) * (p**j * (1 - p)**(k - j) - mpmath.exp(eps) * (1 - p)**j
+                                                            * p**(k - j))) for j in range(k + 1)) - delta
+
+        root = mpmath.findroot(excess, (mpmath.mpf(got) - 1e-6, k * e0), solver="bisect")
+    assert math.isfinite(got) and got == pytest.approx(float(root), rel=1e-12)

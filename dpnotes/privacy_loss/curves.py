@@ -426,9 +426,12 @@ def exact_epsilon_rr_composition(eps0, k, delta):
         below[-1] = True
     i = int(np.argmax(below))  # first loss value with δ(ℓ) ≤ δ; i ≥ 1 since d[0] > δ
     (l1, l2), (d1, d2) = atoms[i - 1:i + 1], d[i - 1:i + 1]
-    b = (d1 - d2) / (np.exp(l2) - np.exp(l1))
-    a = d1 + np.exp(l1) * b
-    return float(np.clip(np.log((a - delta) / b), l1, l2))
+    if not d1 > d2:
+        return float(l2)
+    # δ(ε) = a − b·e^ε on [l1, l2]; δ(ε) = δ at e^ε = e^{l1} + t(e^{l2} − e^{l1}), t = (d1 − δ)/(d1 − d2), i.e.
+    # ε = l2 + log(t + (1 − t)e^{−(l2 − l1)}): no e^{l} formed (it overflows past l ≈ 709, k·ε₀ reaches 10⁵)
+    t = (d1 - delta) / (d1 - d2)
+    return float(np.clip(l2 + np.log(max(t + (1.0 - t) * np.exp(l1 - l2), 1e-300)), l1, l2))
 
 
 @named_shapes
