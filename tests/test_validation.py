@@ -1051,7 +1051,7 @@ def test_the_fuzz_runs_a_call_killed_under_load_again_alone_and_counts_it_if_kil
 
 
 def test_exact_epsilon_rr_composition_at_large_k_eps0_is_finite_and_exact():
-    """exact_epsilon_rr_composition(6.628, 1024, 1.3e-10) was NaN (fuzz, seed 503): the interpolation between loss atoms
+    """exact_epsilon_rr_composition(6.628, 1024, 1.3e-10) was NaN (fuzz, seed 501): the interpolation between loss atoms
     formed e^ℓ, which overflows past ℓ ≈ 709 (kε₀ = 6787). Against the root of δ(ε) = δ in mpmath (60 digits)."""
     from dpnotes.privacy_loss import exact_epsilon_rr_composition
 
