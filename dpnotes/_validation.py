@@ -163,7 +163,6 @@ def check_cost(what, remedy, *, seconds=0.0, nbytes=0.0):
                          f"{MAX_BYTES / 2**20:.0f} MB); {remedy}")
 
 
-
 class TimeBudget:
     """Estimated seconds a public call may still spend on a loop whose cost shows only as it runs.
 

@@ -430,8 +430,8 @@ def exact_epsilon_rr_composition(eps0, k, delta):
         return float(l2)
     # δ(ε) = a − b·e^ε on [l1, l2]; δ(ε) = δ at e^ε = e^{l1} + t(e^{l2} − e^{l1}), t = (d1 − δ)/(d1 − d2), i.e.
     # ε = l2 + log(t + (1 − t)e^{−(l2 − l1)}): no e^{l} formed (it overflows past l ≈ 709, k·ε₀ reaches 10⁵)
-    t = (d1 - delta) / (d1 - d2)
-    return float(np.clip(l2 + np.log(max(t + (1.0 - t) * np.exp(l1 - l2), 1e-300)), l1, l2))
+    t = (d1 - delta) / (d1 - d2)  # ≥ 0 (d1 > δ), so the argument of the log is ≥ e^{−(l2 − l1)} > 0
+    return float(np.clip(l2 + np.log(t + (1.0 - t) * np.exp(l1 - l2)), l1, l2))
 
 
 @named_shapes
