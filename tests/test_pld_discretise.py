@@ -194,3 +194,23 @@ def test_the_merged_lower_grid_gives_away_little_mean_loss(q, sigma, h, most):
         mean = float(np.sum(g.losses * g.probs))
         assert mean <= exact + 1e-15
         assert exact - mean <= bound * h * h
+
+
+@pytest.mark.parametrize("q, sigma, h_over_q", [(1e-3, 0.8, 0.1), (0.01, 0.8, 0.06), (0.05, 0.85, 0.2)])
+@pytest.mark.parametrize("remove", [True, False])
+def test_the_aligned_edge_bin_solves_its_equation_in_mpmath(q, sigma, h_over_q, remove):
+    """The edge bin (L, b] (remove; [b, U) add) found by a vectorised sectioning has merged loss
+    ℓ_e = log(P/Q) of that bin equal to b − h/2 (b + h/2), checked with the bin's masses in mpmath."""
+    from dpnotes.pld.discretise import _edge_bin  # white-box: the aligned edge bin
+
+    h = h_over_q * q
+    ell_e, lower = _edge_bin(SubsampledGaussianLossLaw(q, sigma, remove), h)
+    assert lower == remove
+    with mpmath.workdps(40):
+        b = mpmath.mpf(ell_e) + (h / 2 if remove else -h / 2)
+        m = b if remove else -b  # the remove loss at the edge output x: log(1 − q + q e^{(2x − 1)/(2σ²)})
+        x = mpmath.mpf(1) / 2 + sigma**2 * mpmath.log((mpmath.exp(m) - (1 - q)) / q)
+        n0, n1 = mpmath.ncdf(x / sigma), mpmath.ncdf((x - 1) / sigma)
+        p_mass, q_mass = ((1 - q) * n0 + q * n1, n0) if remove else (n0, (1 - q) * n0 + q * n1)
+        merged = mpmath.log(p_mass / q_mass)
+        assert abs(float(merged) - ell_e) <= 1e-9 * h

@@ -36,6 +36,7 @@ from dpnotes.privacy_loss.laws import (
     LaplaceLossLaw,
     LossLaw,
     SubsampledGaussianLossLaw,
+    normal_bin_masses,
     normal_mass,
 )
 from dpnotes.privacy_loss.mixture import log_mixture_ratio, log_mixture_ratio_inverse, mixture_privacy_loss
@@ -412,6 +413,27 @@ def test_normal_mass_matches_mpmath_in_the_tails(a, b):
     # the relative error is about 2⁻⁵³·|log Φ| (the larger mass is exponentiated from its log)
     assert float(normal_mass(a, b)) == pytest.approx(ref, rel=4e-16 * (1 + abs(math.log(ref))) if ref > 0 else 0,
                                                      abs=1e-320)
+
+
+def test_normal_bin_masses_are_normal_mass_of_consecutive_edges_bit_for_bit():
+    """One log Φ per edge gives each bin the value :func:`normal_mass` (checked against mpmath above) gives it: edges
+    across 0, deep in both tails, repeated, and infinite."""
+    rng = np.random.default_rng(7)
+    z = np.sort(np.concatenate([rng.normal(size=2000) * 15, [-np.inf, np.inf, 0.0, 0.0, -0.0, 3.0, 3.0, -39.0, 39.0]]))
+    assert np.array_equal(normal_bin_masses(z), normal_mass(z[:-1], z[1:]))
+
+
+@pytest.mark.parametrize("q, sigma", [(1e-3, 0.8), (0.05, 1.1), (0.5, 4.0), (0.99, 0.3)])
+@pytest.mark.parametrize("remove", [True, False])
+def test_a_subsampled_gaussian_laws_bin_masses_are_its_mass_and_q_mass(q, sigma, remove):
+    """``bin_masses`` computes a partition's P- and Q-masses together (one inversion, one log Φ per edge and
+    component), to the same values as ``mass`` and ``q_mass`` bin by bin, in both directions."""
+    law = SubsampledGaussianLossLaw(q, sigma, remove)
+    lo, hi = law.range(1e-30)
+    edges = np.concatenate([[-np.inf], np.linspace(lo - 0.1, hi + 0.1, 5001), [np.inf]])
+    p, qm = law.bin_masses(edges)
+    assert np.array_equal(p, law.mass(edges[:-1], edges[1:]))
+    assert np.array_equal(qm, law.q_mass(edges[:-1], edges[1:]))
 
 
 def _laws():

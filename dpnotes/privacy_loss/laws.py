@@ -82,6 +82,49 @@ def normal_mass(a, b):
     return np.maximum(out, 0.0)
 
 
+def normal_bin_masses(z):
+    r"""Φ(z_{j+1}) − Φ(z_j) for consecutive edges z_0 ≤ z_1 ≤ … of a partition, to full relative precision.
+
+    The same values as :func:`normal_mass` of ``(z[:-1], z[1:])``, bit for bit, with log Φ taken once
+    per edge: each edge's smaller tail, log Φ(−|z|), serves both bins it bounds (a bin below 0 uses
+    log Φ at both its ends, a bin above 0 log Φ(−·)); a bin across 0 is 1 − Φ(a) − Φ(−b).
+
+    Parameters
+    ----------
+    z : array of at least two non-decreasing floats (±∞ allowed)
+
+    Returns
+    -------
+    ndarray
+        The len(z) − 1 masses, ≥ 0.
+
+    References
+    ----------
+    Abramowitz & Stegun (1964), 26.2; scipy.special.log_ndtr.
+
+    Examples
+    --------
+    >>> z = np.array([-np.inf, -1.0, 1.0, 30.0, np.inf])
+    >>> bool(np.array_equal(normal_bin_masses(z), normal_mass(z[:-1], z[1:])))
+    True
+    """
+    z = np.asarray(z, float)
+    a, b = z[:-1], z[1:]
+    out = np.empty(a.shape)
+    left = b <= 0
+    right = a >= 0
+    mid = ~(left | right)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        tail = log_ndtr(-np.abs(z))  # log Φ(z) for z ≤ 0, log Φ(−z) for z ≥ 0
+        la, lb = tail[:-1], tail[1:]
+        lbl, lal = lb[left], la[left]
+        out[left] = np.where(np.isneginf(lbl), 0.0, np.exp(lbl) * -np.expm1(lal - lbl))
+        lar, lbr = la[right], lb[right]
+        out[right] = np.where(np.isneginf(lar), 0.0, np.exp(lar) * -np.expm1(lbr - lar))
+        out[mid] = 1.0 - ndtr(a[mid]) - ndtr(-b[mid])
+    return np.maximum(out, 0.0)
+
+
 class LossLaw:
     r"""The law of a privacy loss Z = log(dP/dQ)(Y), Y ~ P: a continuous part and finitely many atoms.
 
@@ -119,6 +162,11 @@ class LossLaw:
 
     def mass(self, a, b):
         raise NotImplementedError
+
+    def bin_masses(self, edges):
+        """(P-masses, Q-masses) of the bins (edges_j, edges_{j+1}] of non-decreasing ``edges``: ``mass`` and
+        ``q_mass`` of consecutive edges (a law may compute them together, to the same values)."""
+        return self.mass(edges[:-1], edges[1:]), self.q_mass(edges[:-1], edges[1:])
 
     def q_mass(self, a, b):
         raise NotImplementedError
@@ -265,6 +313,16 @@ class SubsampledGaussianLossLaw(LossLaw):
             return normal_mass(xa / s, xb / s)
         xa, xb = self._x(-np.asarray(b, float)), self._x(-np.asarray(a, float))
         return (1 - self.q) * normal_mass(xa / s, xb / s) + self.q * normal_mass((xa - 1) / s, (xb - 1) / s)
+
+    def bin_masses(self, edges):
+        s = self.sigma
+        if self.remove:
+            x = self._x(edges)
+            n0, n1 = normal_bin_masses(x / s), normal_bin_masses((x - 1) / s)
+            return (1 - self.q) * n0 + self.q * n1, n0
+        x = self._x(-np.asarray(edges, float))[::-1]  # increasing: bin j of the edges is bin n − 1 − j here
+        n0, n1 = normal_bin_masses(x / s)[::-1], normal_bin_masses((x - 1) / s)[::-1]
+        return n0, (1 - self.q) * n0 + self.q * n1
 
     def log_density(self, ell):
         s2 = self.sigma**2
