@@ -122,3 +122,37 @@ def test_upper_bound_on_the_pilots_grid_is_certified_and_within_the_width(q, sig
     low_ref = _dp_accounting_optimistic_epsilon(q, sigma, steps, 1e-5, interval=1e-5)
     high_ref = _dp_accounting_pld_epsilon(q, sigma, steps, 1e-5, interval=1e-5)
     assert low_ref <= up <= high_ref * (1 + rel_width)
+
+
+def test_a_subnormal_sampling_rate_is_computed_not_divided_by_zero():
+    """q = 5e-324 (fuzz seed 701): the composed loss's span underflowed to 0 and the finest grid spacing with it
+    (ZeroDivisionError in the time model); the spans now keep a floor, and the answer is the honest ∞ of an upper bound
+    whose kept tail mass is above δ = 5e-324, said by an AccuracyWarning."""
+    from dpnotes import AccuracyWarning
+
+    with pytest.warns(AccuracyWarning, match="no finite upper bound"):
+        assert dpsgd_epsilon_pld(5e-324, 1.1, 131072000, 5e-324) == math.inf
+    assert dpsgd_epsilon_pld(5e-324, 1.1, 1000, 1e-5) == 0.0  # T·q ≤ δ: ε = 0 exactly
+
+
+def test_an_infinite_upper_bound_is_said_and_is_no_width_met():
+    """δ = 10⁻¹⁷ is below the mass the default tail cut keeps: ε = ∞ is a valid upper bound, but the true ε is finite,
+    so it comes with an AccuracyWarning, and the bracket's ``width_met`` is False (it was True for (4.35, ∞))."""
+    from dpnotes import AccuracyWarning
+
+    with pytest.warns(AccuracyWarning, match="no finite upper bound"):
+        assert dpsgd_epsilon_pld(0.01, 1.1, 1000, 1e-17) == math.inf
+    with pytest.warns(AccuracyWarning, match="no finite upper bound"):
+        bracket = dpsgd_epsilon_bracket(0.01, 1.1, 1000, 1e-17, rel_width=1e-3)
+    assert bracket.upper == math.inf and not bracket.width_met and bracket.lower > 4.0
+
+
+def test_an_infinite_plain_round_off_bound_takes_the_tilted_pipeline():
+    """At tail_mass = 10⁻²¹ the untilted FFT's certified round-off is above δ = 10⁻¹⁷, so its ε is ∞; the tilt
+    decision skipped the tilted pipeline exactly there (∞ was read as "no round-off to remove") and returned ∞. Now the
+    tilted bound is finite, above the lower end of a bracket 10⁻⁴ wide (the merged lower PLD: another route) and
+    within the 10⁻³ asked of it."""
+    upper = dpsgd_epsilon_pld(0.01, 1.1, 1000, 1e-17, tail_mass=1e-21)
+    bracket = dpsgd_epsilon_bracket(0.01, 1.1, 1000, 1e-17, rel_width=1e-4, tail_mass=1e-21)
+    assert bracket.width_met
+    assert bracket.lower <= upper <= bracket.lower * (1 + 1e-3)

@@ -141,8 +141,9 @@ def _step_loss_std(q, sigma):
 
 
 def _composed_loss_span(q, sigma, steps):
-    """About the span of losses of the T-fold composition: mean + 40 standard deviations (s per step)."""
-    s = _step_loss_std(q, sigma)
+    """About the span of losses of the T-fold composition: mean + 40 standard deviations (s per step; s at least
+    10⁻¹², the floor of the grid spacings' models, so the span stays positive where q·e^{1/(2σ²)} underflows)."""
+    s = max(_step_loss_std(q, sigma), 1e-12)
     return steps * s * s / 2 + 40.0 * math.sqrt(steps) * s + 40.0 * s
 
 
@@ -450,7 +451,9 @@ def _tilt_pays(i, eps, plain, delta, share, pessimistic):
         bare = [_bare_epsilon(c, delta) for c in plain]
         others = max((min(eps[j], bare[j]) for j in range(len(eps)) if j != i), default=-math.inf)
         return abs(eps[i] - bare[i]) > share * eps[i] and max(eps[i], bare[i]) > others
-    if not 0.0 < eps[i] < math.inf:  # ε = 0: no round-off moved it; ε = ∞: the difference is not above share·∞
+    if eps[i] == math.inf:  # the plain round-off bound is above δ: only the tilted pipeline can give a finite ε
+        return True
+    if not eps[i] > 0.0:  # ε = 0: no round-off moved it
         return False
 
     def bare_below(j, x):  # bare ε of direction j < x (x > 0)
@@ -601,7 +604,8 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
     delta : float, δ ∈ (0, 1)
     interval : float, optional, a fixed grid spacing (no refinement; ``rel_width`` unused)
     rel_width : float in [10⁻⁸, 1], optional, target relative width (upper − lower)/upper of the bracket
-    tail_mass : float, mass cut from each tail per step (kept in the bounds)
+    tail_mass : float, mass cut from each tail per step (kept in the upper bound, whose δ is then at least
+        a few times tail_mass: below that ε = ∞, with an AccuracyWarning)
     max_refinements : int in [0, 10]
     tilt : "auto" or float ≥ 0, the FFT tilt λ ("auto": the Chernoff tilt of δ)
 
@@ -703,8 +707,10 @@ def dpsgd_epsilon_bracket(q, sigma, steps, delta, *, interval=None, rel_width=No
         d *= step
         if split and refine_up:
             d_up = min(d_up * step, d_up)
-    met = not auto or not math.isfinite(e_up) or e_up - e_lo <= rel_width * max(e_up, 1e-300)
-    if not met:
+    if not math.isfinite(e_up):
+        _warn_infinite_upper(delta, tail_mass)
+    met = math.isfinite(e_up) and (not auto or e_up - e_lo <= rel_width * max(e_up, 1e-300))
+    if not met and math.isfinite(e_up):
         warnings.warn(f"the ε bracket [{e_lo:.6g}, {e_up:.6g}] is {(e_up - e_lo) / e_up:.2g} wide, above rel_width = "
                       f"{rel_width:g}: round-off, the grid-size limit or the time limit stops refinement (both ends stay "
                       f"valid bounds)",
@@ -735,7 +741,8 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
     delta : float, δ ∈ (0, 1)
     interval : float, optional, a fixed grid spacing (``rel_width`` unused)
     rel_width : float in [10⁻⁸, 1], the relative bracket width the grid is chosen for
-    tail_mass : float, mass cut from each tail per step (kept in the bound)
+    tail_mass : float, mass cut from each tail per step (kept in the bound, whose δ is then at least a few
+        times tail_mass: below that ε = ∞, with an AccuracyWarning)
     tilt : "auto" or float ≥ 0, the FFT tilt λ ("auto": the Chernoff tilt of δ)
 
     Returns
@@ -780,7 +787,17 @@ def dpsgd_epsilon_pld(q, sigma, steps, delta, *, interval=None, rel_width=1e-3,
         d, step = h_pilot, pilot_pld  # finer than the model asks: the pilot's grid serves
     _check_dpsgd_cost(q, sigma, steps, d, tail_mass, kinds=1, algorithm="power")
     share = _ROUNDOFF_SHARE * rel_width if interval is None and isinstance(tilt, str) else None
-    return _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, "power", share, step)[0]
+    eps = _composed_epsilon(q, sigma, steps, delta, d, tail_mass, True, lam, "power", share, step)[0]
+    if not math.isfinite(eps):
+        _warn_infinite_upper(delta, tail_mass)
+    return eps
+
+
+def _warn_infinite_upper(delta, tail_mass):
+    """Say that the upper bound is ∞ although the true ε of a Gaussian mechanism at δ > 0 is finite."""
+    warnings.warn(f"no finite upper bound on ε at delta = {delta:.3g}: the mass the bound keeps (tail_mass = "
+                  f"{tail_mass:.3g} per tail, and the FFT round-off) is above delta; the true ε is finite: pass a smaller "
+                  f"tail_mass (its grids are then wider) or a larger delta", AccuracyWarning, stacklevel=4)
 
 
 @named_shapes
