@@ -647,6 +647,18 @@ def test_a_deterministic_slice_of_the_call_fuzz_finds_no_defect(module, calls, c
     assert code == 0, capsys.readouterr().out[-3000:]
 
 
+def test_the_call_fuzz_counts_an_unsaid_infinite_dpsgd_epsilon_as_a_silent_wrong_value():
+    """A DP-SGD ε of ∞ at δ > 0 is a valid upper bound but never the true value: the fuzz's check flags one that comes
+    without an AccuracyWarning (``dpsgd_epsilon_bracket(0.01, 1.1, 1000, 1e-17)`` returned (4.35, ∞), said to meet its
+    width), and only for the DP-SGD ε functions."""
+    import fuzz_calls
+
+    assert fuzz_calls._unsaid_infinite_epsilon("dpnotes.pld.dpsgd.dpsgd_epsilon_bracket", (4.35, math.inf))
+    assert fuzz_calls._unsaid_infinite_epsilon("dpnotes.dpsgd.dpsgd_epsilon", math.inf)
+    assert not fuzz_calls._unsaid_infinite_epsilon("dpnotes.dpsgd.dpsgd_epsilon", 1.25)
+    assert not fuzz_calls._unsaid_infinite_epsilon("dpnotes.pld.PrivacyLossDistribution.epsilon", math.inf)
+
+
 # ----------------------------------------------------------------------------- issue 28: what the call fuzz found last
 
 

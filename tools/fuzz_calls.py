@@ -26,7 +26,8 @@ run again alone at the end, and counted "over time" if killed again).
 
 Outcomes: ``value`` (passed its checks), ``named error`` (ValueError/TypeError whose message
 names a parameter of the call, or a cost refusal naming its estimate), and the defects
-``silent wrong value`` (NaN, a probability outside [0, 1], a negative divergence or ε, a failed
+``silent wrong value`` (NaN, a probability outside [0, 1], a negative divergence or ε, a DP-SGD ε of ∞ without
+an AccuracyWarning, a failed
 invariant), ``unnamed error`` (ValueError/TypeError naming no parameter), ``other error`` (any
 other exception, e.g. FloatingPointError, OverflowError, ZeroDivisionError, MemoryError),
 ``warning escaped`` (a RuntimeWarning reached the caller; the package's own
@@ -170,6 +171,17 @@ def check_value(label, value):
     return ""
 
 
+#: the ε of DP-SGD (a subsampled Gaussian mechanism) at δ > 0 is finite: an ∞ from these is a bound that gave up
+GAUSSIAN_EPSILON = re.compile(r"^dpsgd_epsilon")
+
+
+def _unsaid_infinite_epsilon(label, value):
+    """'' unless a DP-SGD ε function returned ∞ without an AccuracyWarning (its true ε is finite at δ > 0)."""
+    if not GAUSSIAN_EPSILON.match(label.rsplit(".", 1)[-1]):
+        return ""
+    return "ε = ∞ without a warning (the true ε is finite)" if any(x == math.inf for x in _numbers(value)) else ""
+
+
 def classify_error(err, names):
     kind, message = type(err).__name__, str(err)
     if not isinstance(err, (ValueError, TypeError)) or isinstance(err, FloatingPointError):
@@ -257,6 +269,8 @@ def run_one(thunk, names, label, limit, check=check_value):
     if runtime:
         return "warning escaped", f"{runtime[0].category.__name__}: {str(runtime[0].message)[:160]}", seconds, value
     problem = check(label, value)
+    if not problem and not any(issubclass(w.category, AccuracyWarning) for w in caught):
+        problem = _unsaid_infinite_epsilon(label, value)
     if problem:
         return "silent wrong value", problem, seconds, value
     if seconds > limit:
