@@ -73,13 +73,21 @@ def _in_process_lines(quick):
     lines += _curve_lines(bench_curves.rows(steps=steps_curves, log=bench_curves._print_row), steps_curves)
     prv = bench_prv.rows(steps=(1000,) if quick else (1000, 10_000, 100_000))
     for peer in bench_prv.PEERS:
-        rs = [r for r in prv if r["peer"] == peer]
+        failed = [r for r in prv if r["peer"] == peer and "failed" in r]
+        rs = [r for r in prv if r["peer"] == peer and "failed" not in r]
         valid = sum(r["valid"] for r in rs)
+        if not rs:
+            lines.append((f"PLD upper bound at {peer}'s accuracy (its default error) vs {peer}", "≥ 1×", "—", "—",
+                          "—", f"{peer} failed at all {len(failed)} points ({failed[0]['failed']})"))
+            continue
         lines.append(_line(f"PLD upper bound at {peer}'s accuracy (its default error) vs {peer}", 1,
                            [r["ratio"] for r in rs],
                            f"its upper bound valid at {valid}/{len(rs)} points; our certified bracket at its accuracy: "
                            f"worst {min(r['bracket_ratio'] for r in rs):.2f}×, median "
-                           f"{statistics.median(r['bracket_ratio'] for r in rs):.2f}×"))
+                           f"{statistics.median(r['bracket_ratio'] for r in rs):.2f}×"
+                           + (f"; {peer} failed at {len(failed)} points ("
+                              + ", ".join(f"q = {r['q']:g}, σ = {r['sigma']:g}, T = {r['steps']}: {r['failed']}"
+                                          for r in failed) + "; not counted)" if failed else "")))
     return lines
 
 
