@@ -64,7 +64,9 @@ def rdp_gaussian(alpha, sigma, sensitivity=1.0):
     delta_ = check_nonnegative(sensitivity, "sensitivity")
     with np.errstate(invalid="ignore"):
         out = alpha * (delta_ / sigma) ** 2 / 2.0  # the ratio first: Δ² and σ² alone may underflow to 0
-    # α = ∞ with Δ = 0 is 0 (identical distributions), not ∞·0.
+    # α = ∞ is ∞ for every Δ > 0, also where (Δ/σ)² underflows to 0 (Δ/σ < 1e-162: ∞·0 was NaN); with Δ = 0 it is 0
+    # (identical distributions)
+    out = np.where(np.isinf(alpha) & (delta_ > 0), np.inf, out)
     out = np.where(delta_ == 0, 0.0, out)
     return scalar_or_array(out)
 

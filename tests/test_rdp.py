@@ -85,6 +85,19 @@ def test_s4_01_limits_kl_and_max_divergence():
     assert rdp_gaussian(np.inf, 1.0) == np.inf  # unbounded privacy loss
 
 
+def test_the_gaussian_order_infinity_is_infinite_where_the_squared_ratio_underflows():
+    """D_∞ of two Gaussians with distinct means is ∞ (the likelihood ratio is unbounded) however small Δ/σ: at
+    Δ/σ < 1e-162, (Δ/σ)² underflowed to 0 and ∞·0 gave NaN (fuzz seed 801: rdp_convolution_bound(∞, 2⁶³,
+    "gaussian", 1e308), which multiplies by m = 2⁶³); Δ = 0 stays 0, finite orders stay α(Δ/σ)²/2."""
+    from dpnotes.convolution import rdp_convolution_bound
+
+    assert rdp_gaussian(np.inf, 1e308, 2.0**-63) == np.inf
+    assert rdp_gaussian(np.inf, 1e200, 1.0) == np.inf
+    assert rdp_convolution_bound(np.inf, 2**63, "gaussian", 1e308) == np.inf
+    assert rdp_gaussian(np.inf, 1e200, 0.0) == 0.0
+    assert rdp_gaussian(2.0, 1e100, 1.0) == 2.0 * 1e-200 / 2
+
+
 @pytest.mark.claim("S4-02")
 def test_s4_02_gaussian_symmetric_in_means():
     for mu1, mu2, sigma in [(0.0, 1.0, 1.0), (-2.0, 0.5, 3.0)]:
