@@ -816,12 +816,14 @@ def dpsgd_delta_pld(q, sigma, steps, epsilon, *, interval=None, tail_mass=DEFAUL
     steps : int, T ≥ 1
     epsilon : float, ε ≥ 0
     interval : float, optional grid spacing (default: automatic)
-    tail_mass : float
+    tail_mass : float, mass cut from each tail per step (kept in the bound)
     tilt : "auto" or float ≥ 0, the FFT tilt λ ("auto": the Chernoff tilt of ε)
 
     Returns
     -------
     float
+        An upper bound on δ(ε); it includes the mass the tail cuts keep (a few times ``tail_mass``), so a true δ
+        below that is reported as about that floor: pass a smaller ``tail_mass`` to resolve it.
 
     Raises
     ------
