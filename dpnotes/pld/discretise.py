@@ -211,10 +211,10 @@ def _discretise(law, interval, pessimistic, method, tail):
         r, ok = _mass_residual(edges, grid, pm, qm)
         given_away = _given_away_at(r, ok, edges, grid, pm, d)[0]
         if best is None or given_away < best[0]:
-            best = (given_away, edges, pm)
+            best = (given_away, edges, pm, (r, ok))
         t = t - np.where(ok, 2.0 * r, 0.0)  # the next pass corrects the residuals this one left (same first order)
-    _, edges, pm = best
-    r, ok = _merged_residual(law, edges, grid)  # the chosen edges' residuals to round-off, which the bound rests on
+    _, edges, pm, by_mass = best
+    r, ok = _merged_residual(law, edges, grid, by_mass)  # the residuals to round-off, which the bound rests on
     _, r, r_star = _given_away_at(r, ok, edges, grid, pm, d)
     r_min = r_star - 16 * UNIT_ROUNDOFF * (abs(grid).max() + d)  # margin for round-off
     # bin j goes to ℓ_{j−m} + r_min with m ≥ 0 the fewest steps down that keep it ≤ its merged loss ℓ_j + r_j
@@ -464,22 +464,16 @@ def _mass_residual(edges, grid, pm, qm):
     return np.where(ok, r, edges[:-1] - grid), ok
 
 
-def _merged_residual(law, edges, grid):
-    """The residuals log(P(bin_j)/Q(bin_j)) − ℓ_j (dQ = e^{−Z}dP), bin_j = (edges_j, edges_{j+1}]."""
+def _merged_residual(law, edges, grid, by_mass):
+    """The residuals log(P(bin_j)/Q(bin_j)) − ℓ_j (dQ = e^{−Z}dP), bin_j = (edges_j, edges_{j+1}], by quadrature;
+    where that is unreliable, ``by_mass``: the (residuals, ok) of :func:`_mass_residual` on the same edges."""
     avg, ok = _bin_average(law, edges[:-1], edges[1:],
                            lambda x, l: np.exp(-(x - l)))
-    lo_res = edges[:-1] - grid
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = lo_res - np.log(avg)
-        ok = ok & np.isfinite(r)
-        bad = np.nonzero(~ok)[0]
-        if bad.size:  # quadrature unreliable: the masses themselves
-            rb = (np.log(law.mass(edges[bad], edges[bad + 1]))
-                  - np.log(law.q_mass(edges[bad], edges[bad + 1])) - grid[bad])
-            good = np.isfinite(rb)
-            r[bad[good]] = rb[good]
-            ok[bad[good]] = True
-    return np.where(ok, r, lo_res), ok
+        r = edges[:-1] - grid - np.log(avg)
+    ok = ok & np.isfinite(r)
+    r_mass, ok_mass = by_mass
+    return np.where(ok, r, r_mass), ok | ok_mass
 
 
 def _atoms_grid(atoms, interval, pessimistic, method):

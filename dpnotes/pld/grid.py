@@ -647,9 +647,7 @@ def _check_total_mass(probs, inf_mass, error, inf_error, tilt=0.0, log_tilt_erro
         return
     if tilt > 0 and log_tilt_error > -math.inf and probs.size:
         ell = shift + interval * np.arange(probs.size)
-        v = -2.0 * tilt * ell
-        top = float(v.max())
-        log_norm = 0.5 * (top + math.log(float(np.sum(np.exp(v - top)))))
+        log_norm = 0.5 * float(_log_sum_exp_rows((-2.0 * tilt * ell)[None, :])[0])
         round_off += math.exp(min(log_tilt_error + log_norm, 700.0))
     if not total <= 1.0 + _MASS_SLACK + round_off:
         raise ValueError(f"probs and inf_mass must hold a total mass in [0, 1] (a sub-probability; got {total!r}, "
